@@ -1,0 +1,117 @@
+import { testDatabaseKinds } from '@tandem/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseRequest } from './http/validation.js';
+import { createTestApp, TEST_INDEX_HTML, type TestApp } from './testing/test-app.js';
+
+describe.each(testDatabaseKinds())('server on %s', (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(kind);
+    // Test-only routes exercising the shared validation and error paths.
+    app.server.post('/api/__test/echo', async (request) =>
+      parseRequest(z.object({ name: z.string().min(2), count: z.number().int() }), request.body, 'body'),
+    );
+    app.server.get('/api/__test/boom', async () => {
+      throw new Error('kaboom');
+    });
+    await app.server.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('GET /api/health reports version and database kind', async () => {
+    const res = await app.server.inject('/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      database: { kind, reachable: true },
+    });
+  });
+
+  it('sets security headers and a request id', async () => {
+    const res = await app.server.inject('/api/health');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
+  });
+
+  it('answers unknown API paths with JSON 404 and pages with index.html', async () => {
+    const api = await app.server.inject('/api/does-not-exist');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
+
+    const page = await app.server.inject('/some/client/route?x=1');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toBe(TEST_INDEX_HTML);
+
+    expect((await app.server.inject('/assets/missing-chunk.js')).statusCode).toBe(404);
+    expect((await app.server.inject({ method: 'POST', url: '/not-api' })).statusCode).toBe(404);
+  });
+
+  it('validates bodies with the shared schemas and answers 422 FastAPI-style', async () => {
+    const res = await app.server.inject({ method: 'POST', url: '/api/__test/echo', payload: { name: 'x' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      detail: [
+        { loc: ['body', 'name'], msg: expect.any(String), type: 'too_small' },
+        { loc: ['body', 'count'], msg: expect.any(String), type: 'missing' },
+      ],
+    });
+    const ok = await app.server.inject({
+      method: 'POST',
+      url: '/api/__test/echo',
+      payload: { name: 'xy', count: 2 },
+    });
+    expect(ok.json()).toEqual({ name: 'xy', count: 2 });
+  });
+
+  it('never answers a malformed body on any route with a 500', async () => {
+    const writes = app.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method));
+    expect(writes.length).toBeGreaterThan(0);
+    for (const route of writes) {
+      const url = route.url.replace(/:[^/]+/g, 'x');
+      const broken = await app.server.inject({
+        method: route.method as 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"oops":',
+      });
+      expect(broken.statusCode, `${route.method} ${route.url}`).toBe(422);
+      expect(broken.json().detail[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+
+      const wrongType = await app.server.inject({
+        method: route.method as 'POST',
+        url,
+        headers: { 'content-type': 'text/csv' },
+        payload: 'a,b',
+      });
+      expect(wrongType.statusCode, `${route.method} ${route.url}`).toBe(422);
+    }
+  });
+
+  it('refuses bodies over the size limit with 413', async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/__test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024), count: 1 }),
+    });
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('hides unexpected errors behind a 500 with a request id', async () => {
+    const res = await app.server.inject('/api/__test/boom');
+    expect(res.statusCode).toBe(500);
+    const body = res.json();
+    expect(body).toEqual({
+      detail: 'Internal Server Error',
+      code: 'internal',
+      request_id: expect.any(String),
+    });
+    expect(body.request_id).toBe(res.headers['x-request-id']);
+  });
+});

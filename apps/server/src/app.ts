@@ -1,0 +1,88 @@
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Database } from '@tandem/db';
+import { registerAuthentication } from './auth/authenticate.js';
+import { SessionTokens } from './auth/session-tokens.js';
+import type { Config } from './config/schema.js';
+import { registerErrorHandler } from './errors/error-handler.js';
+import { registerWebApp } from './http/web-app.js';
+import { authRoutes } from './routes/auth.js';
+import { healthRoutes } from './routes/health.js';
+import { userRoutes } from './routes/users.js';
+import { SessionService } from './services/sessions.js';
+import { serverVersion } from './version.js';
+
+export interface AppOptions {
+  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist'>;
+  database: Database;
+  secretKey: string;
+  logger: Logger;
+}
+
+export interface App {
+  server: FastifyInstance;
+  sessions: SessionService;
+  /** Every route registered, so tests can sweep all of them (e.g. malformed bodies → 422). */
+  routes: { method: string; url: string }[];
+}
+
+/** Largest JSON body accepted by default; routes taking images raise their own limit. */
+export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
+
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config, database } = options;
+  const server: FastifyInstance = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: true,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+  });
+
+  const routes: App['routes'] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+  registerErrorHandler(server);
+  await server.register(fastifyCookie);
+  await server.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI (emotion) injects <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        frameSrc: ["'self'"],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  server.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const secureCookies = config.publicUrl?.startsWith('https://') ?? false;
+  const sessions = new SessionService(database.db, new SessionTokens(options.secretKey), config.sessionDays);
+  registerAuthentication(server, sessions, { publicUrl: config.publicUrl });
+
+  healthRoutes(server, { database, version: serverVersion() });
+  userRoutes(server, { db: database.db });
+  authRoutes(server, { sessions, secureCookies });
+
+  await registerWebApp(server, config.webDist ?? defaultWebDist);
+  return { server, sessions, routes };
+}

@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody, ValidationErrorBody } from '@tandem/shared';
+import { AppError, ValidationError } from './app-error.js';
+
+/**
+ * One place that turns every failure into a response. Malformed input is always a 422 with
+ * FastAPI-style detail (never a 500); unknown errors are logged with the request id, which is
+ * also returned so a user's report can be matched to the log line.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof ValidationError) return sendValidation(reply, { detail: error.issues });
+    if (error instanceof AppError) {
+      const body: ErrorBody & Record<string, unknown> = {
+        detail: error.message,
+        code: error.code,
+        ...error.extra,
+      };
+      return reply.status(error.status).send(body);
+    }
+    const framework = fromFrameworkError(error as FastifyError, request);
+    if (framework) return framework(reply);
+
+    request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
+    const body: ErrorBody = { detail: 'Internal Server Error', code: 'internal', request_id: request.id };
+    return reply.status(500).send(body);
+  });
+}
+
+function sendValidation(reply: FastifyReply, body: ValidationErrorBody) {
+  return reply.status(422).send(body);
+}
+
+type Responder = (reply: FastifyReply) => FastifyReply;
+
+/** Fastify's own errors for bad input, mapped to what a client of a FastAPI-style API expects. */
+function fromFrameworkError(error: FastifyError, request: FastifyRequest): Responder | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return (reply) =>
+        sendValidation(reply, {
+          detail: [
+            {
+              loc: ['body'],
+              msg: error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Field required' : 'JSON decode error',
+              type: error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'missing' : 'json_invalid',
+            },
+          ],
+        });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return (reply) =>
+        sendValidation(reply, {
+          detail: [
+            {
+              loc: ['body'],
+              msg: `Unsupported request body type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json`,
+              type: 'content_type',
+            },
+          ],
+        });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return (reply) =>
+        reply.status(413).send({ detail: 'Request body too large', code: 'payload_too_large' });
+    default:
+      break;
+  }
+  // Other 4xx raised by plugins (rate limit, cookie parsing…) keep their status and message.
+  const status = error.statusCode;
+  if (status && status >= 400 && status < 500) {
+    return (reply) => reply.status(status).send({ detail: error.message, code: error.code ?? 'bad_request' });
+  }
+  return undefined;
+}

@@ -1,0 +1,4 @@
+export { buildApp, type App, type AppOptions } from './app.js';
+export { loadConfig, ConfigError, type Config } from './config/schema.js';
+export { startServer, type RunningServer } from './serve.js';
+export { createLogger } from './logger.js';

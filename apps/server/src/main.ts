@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+import { DataDirLockedError } from '@tandem/db';
+import { ConfigError, loadConfig, type Config } from './config/schema.js';
+import { createLogger } from './logger.js';
+import { startServer } from './serve.js';
+
+const USAGE = 'usage: tandem-server [serve]';
+
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0] ?? 'serve';
+  if (command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command !== 'serve') {
+    process.stderr.write(`Unknown command "${command}". ${USAGE}\n`);
+    process.exit(2);
+  }
+
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const logger = createLogger(config.logLevel);
+  let server;
+  try {
+    server = await startServer(config, logger);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    logger.fatal({ err: error }, 'failed to start');
+    process.exit(1);
+  }
+  process.stdout.write(`Tandem is running at ${server.url} (database: ${server.database.kind})\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`Received ${signal} again: exiting now.\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error('shutdown took longer than 10 s: exiting');
+      process.exit(1);
+    }, 10_000);
+    deadline.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main(process.argv.slice(2));

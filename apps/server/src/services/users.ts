@@ -1,0 +1,54 @@
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { installations, memberships, repositories, userSettings, users, type Db } from '@tandem/db';
+import type { User } from '@tandem/shared';
+import { notFound } from '../errors/app-error.js';
+
+/** Builds the User document of GET /api/users/me from the database. */
+export async function loadUserProfile(db: Db, userId: string): Promise<User> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      admin: users.admin,
+      activeInstallationId: userSettings.activeInstallationId,
+    })
+    .from(users)
+    .leftJoin(userSettings, eq(userSettings.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw notFound('User not found');
+
+  const memberOf = await db
+    .select({
+      id: installations.id,
+      name: installations.accountLogin,
+      avatar_url: installations.avatarUrl,
+      role: memberships.role,
+    })
+    .from(memberships)
+    .innerJoin(installations, eq(installations.id, memberships.installationId))
+    .where(and(eq(memberships.userId, userId), isNull(installations.deletedAt)))
+    .orderBy(asc(installations.accountLogin));
+
+  const installationIds = memberOf.map((i) => i.id);
+  const repos = installationIds.length
+    ? await db
+        .select({ fullName: repositories.fullName })
+        .from(repositories)
+        .where(and(inArray(repositories.installationId, installationIds), isNull(repositories.removedAt)))
+        .orderBy(asc(repositories.fullName))
+    : [];
+
+  const active = row.activeInstallationId;
+  return {
+    user_id: row.id,
+    username: row.username,
+    email: row.email,
+    admin: row.admin,
+    installations: memberOf,
+    repositories: repos.map((r) => r.fullName),
+    // A stored choice the user no longer belongs to is not active any more.
+    active_installation_id: active !== null && installationIds.includes(active) ? active : null,
+  };
+}

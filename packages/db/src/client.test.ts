@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from './testing/index.js';
+import { installations, memberships, users } from './schema/index.js';
+import { DataDirLockedError, openDatabase } from './index.js';
+
+describe.each(testDatabaseKinds())('database on %s', (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  it('applies the migrations and answers a ping', async () => {
+    expect(database.kind).toBe(kind);
+    expect(await database.ping()).toBeGreaterThanOrEqual(0);
+  });
+
+  it('stores users, installations and memberships with their constraints', async () => {
+    const { db } = database;
+    const [ada] = await db.insert(users).values({ githubId: 1, username: 'ada', admin: true }).returning();
+    await db.insert(installations).values({ id: 100, accountLogin: 'acme', accountType: 'Organization' });
+    await db.insert(memberships).values({ userId: ada!.id, installationId: 100, role: 'admin' });
+    const rows = await db.select().from(memberships).where(eq(memberships.userId, ada!.id));
+    expect(rows).toEqual([expect.objectContaining({ installationId: 100, role: 'admin' })]);
+    await expect(db.insert(users).values({ githubId: 1, username: 'again' })).rejects.toThrow();
+  });
+});
+
+describe('PGlite data directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-db-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('persists across reopen and refuses a second live owner', async () => {
+    const first = await openDatabase({ kind: 'pglite', dataDir: dir });
+    await first.db.insert(users).values({ githubId: 7, username: 'bob' });
+    await first.close();
+
+    const reopened = await openDatabase({ kind: 'pglite', dataDir: dir });
+    expect(await reopened.db.select().from(users)).toHaveLength(1);
+    await reopened.close();
+  });
+
+  it('fails clearly when another live process holds the directory', async () => {
+    const { writeFileSync } = await import('node:fs');
+    // pid 1 is always alive and never us: it stands in for another Tandem process.
+    writeFileSync(join(dir, 'tandem.lock'), '1');
+    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
+    rmSync(join(dir, 'tandem.lock'));
+  });
+});

@@ -1,0 +1,5 @@
+export * from './api/health.js';
+export * from './api/users.js';
+export * from './errors/validation.js';
+export * from './errors/http-messages.js';
+export * from './constants.js';
