@@ -1,0 +1,2 @@
+export { buildProgram, DEFAULT_SERVER_URL } from './program.js';
+export { getJson, CliApiError } from './api.js';

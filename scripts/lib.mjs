@@ -1,0 +1,77 @@
+// Helpers shared by the start, test and CI scripts. Plain Node (no dependencies): these run
+// before `npm install` has happened on a fresh clone.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = dirname(dirname(fileURLToPath(import.meta.url)));
+
+export function log(message) {
+  process.stdout.write(`\x1b[36m[tandem]\x1b[0m ${message}\n`);
+}
+
+/** Runs a command in the repo root, inheriting stdio; rejects with its exit code on failure. */
+export function run(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else
+        reject(Object.assign(new Error(`${command} ${args.join(' ')} failed (${signal ?? code})`), { code }));
+    });
+  });
+}
+
+const stampPath = join(root, 'node_modules', '.tandem-install-stamp');
+
+function lockHash() {
+  return createHash('sha256')
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex');
+}
+
+/** `npm ci` when node_modules is missing or was installed from another package-lock.json. */
+export async function ensureInstalled() {
+  const hash = lockHash();
+  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === hash) return;
+  log('installing dependencies (npm ci)…');
+  await run('npm', ['ci', '--no-audit', '--no-fund']);
+  writeFileSync(stampPath, hash);
+}
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** Compiles the server packages (incremental) and rebuilds the web app when its sources changed. */
+export async function ensureBuilt() {
+  log('compiling TypeScript…');
+  await run('npx', ['tsc', '-b']);
+  const webDist = join(root, 'apps/web/dist/index.html');
+  const sources = Math.max(
+    newestMtime(join(root, 'apps/web/src')),
+    newestMtime(join(root, 'apps/web/index.html')),
+    newestMtime(join(root, 'apps/web/vite.config.ts')),
+    newestMtime(join(root, 'packages/shared/src')),
+    newestMtime(join(root, 'package-lock.json')),
+  );
+  if (!existsSync(webDist) || statSync(webDist).mtimeMs < sources) {
+    log('building the web app…');
+    await run('npm', ['run', 'build', '-w', '@tandem/web']);
+  }
+}
+
+export function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}

@@ -1,0 +1,76 @@
+// `npm test`: everything, in order of cheapness: lint, typecheck, unit + integration, browser.
+// Ends with one plain "N passed, N failed" line summing every vitest run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, ensureInstalled, hasCommand, log, run } from './lib.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const reports = mkdtempSync(join(tmpdir(), 'tandem-test-'));
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && hasCommand('apt-get')) {
+    log("installing Debian's chromium for the browser tests…");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+    if (install.status === 0 && existsSync(CHROMIUM)) return;
+  }
+  throw new Error(
+    `Chromium not found at ${CHROMIUM}. Install Debian's package (sudo apt-get install chromium) ` +
+      'or set CHROMIUM_PATH. Browser tests never download a browser.',
+  );
+}
+
+function counts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0),
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
+}
+
+const vitestReporters = (name) => [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${join(reports, `${name}.json`)}`,
+];
+
+let failure;
+try {
+  await ensureInstalled();
+  log('lint (eslint + prettier)…');
+  await run('npm', ['run', 'lint', '--silent']);
+  log('typecheck…');
+  await run('npx', ['tsc', '-b']);
+  await run('npm', ['run', 'typecheck', '-w', '@tandem/web', '--silent']);
+  await ensureBuilt();
+  log('unit and integration tests…');
+  await run('npx', ['vitest', 'run', ...vitestReporters('unit')]);
+  ensureChromium();
+  log('browser tests…');
+  await run('npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts', ...vitestReporters('e2e')]);
+} catch (error) {
+  failure = error;
+}
+
+const total = ['unit', 'e2e']
+  .map((name) => counts(join(reports, `${name}.json`)))
+  .reduce((a, b) => ({
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    skipped: a.skipped + b.skipped,
+  }));
+rmSync(reports, { recursive: true, force: true });
+
+if (failure) {
+  process.stderr.write(`\n${failure.message}\n`);
+  process.stdout.write(`${total.passed} passed, ${Math.max(total.failed, 1)} failed\n`);
+  process.exit(typeof failure.code === 'number' && failure.code !== 0 ? failure.code : 1);
+}
+process.stdout.write(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);

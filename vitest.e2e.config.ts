@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser flows: one built server for the whole run (global setup), Chromium per file.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    include: ['apps/web/e2e/**/*.e2e.ts'],
+    globalSetup: ['apps/web/e2e/support/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+  },
+});
