@@ -1,3 +1,4 @@
 export * from './users.js';
 export * from './sessions.js';
 export * from './installations.js';
+export * from './webhooks.js';

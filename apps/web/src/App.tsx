@@ -1,0 +1,36 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { AppLayout } from './layout/AppLayout';
+import { LandingPage } from './pages/LandingPage';
+import { ThemeModeProvider } from './theme/ThemeModeProvider';
+
+// Everything but the landing page is split out, so the first page a visitor sees stays small.
+const LoginPage = lazy(() => import('./pages/LoginPage'));
+const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
+});
+
+const router = createBrowserRouter([
+  {
+    element: <AppLayout />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/landing', element: <LandingPage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeModeProvider>
+        <RouterProvider router={router} />
+      </ThemeModeProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,14 @@
+import { safeReturnPath } from '@tandem/shared';
+
+/** The in-app login page, remembering where to come back to. */
+export function loginPath(returnUrl?: string): string {
+  const target = safeReturnPath(returnUrl, '');
+  return target && target !== '/' && !target.startsWith('/login')
+    ? `/login?returnUrl=${encodeURIComponent(target)}`
+    : '/login';
+}
+
+/** The server route that starts the code-host OAuth flow. */
+export function githubSignInUrl(returnUrl: string | null | undefined): string {
+  return `/auth/github?return_uri=${encodeURIComponent(safeReturnPath(returnUrl, '/agents'))}`;
+}

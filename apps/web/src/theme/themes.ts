@@ -1,0 +1,22 @@
+import { createTheme, type Theme } from '@mui/material/styles';
+import type { ThemeMode } from './theme-mode';
+
+const cache = new Map<ThemeMode, Theme>();
+
+export function themeFor(mode: ThemeMode): Theme {
+  let theme = cache.get(mode);
+  if (!theme) {
+    theme = createTheme({
+      palette: {
+        mode,
+        primary: { main: mode === 'dark' ? '#8c9eff' : '#3f51b5' },
+        background:
+          mode === 'dark' ? { default: '#121212', paper: '#1e1e1e' } : { default: '#fafafa', paper: '#fff' },
+      },
+      shape: { borderRadius: 8 },
+      typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+    });
+    cache.set(mode, theme);
+  }
+  return theme;
+}
