@@ -38,8 +38,16 @@ export async function ensureInstalled() {
   const hash = lockHash();
   if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === hash) return;
   log('installing dependencies (npm ci)…');
-  await run('npm', ['ci', '--no-audit', '--no-fund']);
-  writeFileSync(stampPath, hash);
+  try {
+    await run('npm', ['ci', '--no-audit', '--no-fund']);
+  } catch {
+    // npm 11 leaves some platform-specific optional packages (@unrs/resolver-binding-*) out of the
+    // lock file it writes, and then `npm ci` calls its own lock file out of sync. `npm install`
+    // still installs the locked versions of everything that is in it.
+    log('npm ci refused the lock file; installing with npm install instead…');
+    await run('npm', ['install', '--no-audit', '--no-fund']);
+  }
+  writeFileSync(stampPath, lockHash());
 }
 
 function newestMtime(path) {
