@@ -1,5 +1,91 @@
-/**
- * The local code host (a GitHub-compatible server for the embedded default and tests) lands here
- * with the code-host issue; the package exists now so the workspace layout is fixed.
- */
-export const CODEHOST_PACKAGE = '@tandem/codehost';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { ensureAppCredentials, type AppCredentials } from './credentials.js';
+import { Host } from './host.js';
+import { appPublicKey } from './rest/context.js';
+import { Shapes } from './rest/shapes.js';
+import { seed } from './seed/seed.js';
+import { createCodeHostServer } from './server.js';
+import { WebhookSender } from './webhooks/sender.js';
+
+export { ensureAppCredentials, type AppCredentials } from './credentials.js';
+export { TEMPLATE_REPO } from './seed/seed.js';
+
+export interface CodeHostOptions {
+  /** Bare repositories and the store live here; everything survives a restart. */
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  publicUrl?: string;
+  /** Where signed webhook deliveries go; unset means none are sent (they are still logged). */
+  webhookUrl?: string;
+  /** Where the install page sends the user back to, with installation_id and setup_action. */
+  setupUrl?: string;
+  seed?: boolean;
+  logger?: Logger;
+  /** Back-off before each webhook retry (tests shorten it). */
+  webhookRetryDelaysMs?: number[];
+}
+
+export interface RunningCodeHost {
+  /** Web base URL: OAuth, git and HTML pages. */
+  url: string;
+  /** REST base URL (GitHub Enterprise layout). */
+  apiUrl: string;
+  graphqlUrl: string;
+  credentials: AppCredentials;
+  close(): Promise<void>;
+  /** Resolves once queued webhook deliveries are done. */
+  webhooksIdle(): Promise<void>;
+  issueInstallationToken(installationId: number): Promise<string>;
+  issueUserToken(login: string): Promise<string>;
+}
+
+/** Starts the local GitHub-compatible code host (seeded, listening) — see DESIGN §6. */
+export async function startCodeHost(options: CodeHostOptions): Promise<RunningCodeHost> {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const credentials = ensureAppCredentials(options.dataDir);
+  const host = new Host(options.dataDir, credentials);
+  if (options.seed !== false) await seed(host);
+
+  // The URL is only known after listening when the port is 0, so the context is filled in after.
+  const webhooks = new WebhookSender({
+    url: options.webhookUrl,
+    secret: credentials.webhookSecret,
+    store: host.store,
+    logger,
+    ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
+  });
+  const ctx = {
+    host,
+    webhooks,
+    appPublicKey: appPublicKey(credentials.privateKey),
+    setupUrl: options.setupUrl,
+    shapes: new Shapes(host, '', ''),
+  };
+  const server = await createCodeHostServer(ctx, logger);
+  await server.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, '');
+  ctx.shapes = new Shapes(host, url, `${url}/api/v3`);
+
+  return {
+    url,
+    apiUrl: `${url}/api/v3`,
+    graphqlUrl: `${url}/api/graphql`,
+    credentials,
+    async close() {
+      webhooks.close();
+      await server.close();
+    },
+    webhooksIdle: () => webhooks.idle(),
+    issueInstallationToken: async (id) => host.issueInstallationToken(id).token,
+    issueUserToken: async (login) => host.issueUserToken(login).token,
+  };
+}
+
+export function defaultCodeHostDataDir(tandemDataDir: string): string {
+  return join(tandemDataDir, 'codehost');
+}

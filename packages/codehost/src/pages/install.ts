@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import { sessionUser } from '../oauth/routes.js';
+import type { Context } from '../rest/context.js';
+import { esc, hidden, page, userPicker } from './html.js';
+
+/** Installing the App: pick an account you administer; the product hears of it by webhook. */
+export function installRoutes(app: FastifyInstance, ctx: Context): void {
+  const { host, shapes } = ctx;
+
+  app.get<{ Params: { slug: string } }>('/apps/:slug/installations/new', async (request, reply) => {
+    if (request.params.slug !== host.credentials.slug)
+      return reply.status(404).type('text/html').send(page('Not found', ''));
+    const user = sessionUser(request, ctx);
+    if (!user) {
+      const body =
+        '<p>Sign in to choose where to install Tandem.</p>' +
+        userPicker(host.state.users, '/session', { return_to: request.url });
+      return reply.type('text/html').send(page('Install Tandem', body));
+    }
+    const accounts = [
+      user.login,
+      ...host
+        .orgsOf(user.login)
+        .filter((o) => o.members[user.login] === 'admin')
+        .map((o) => o.login),
+    ];
+    const rows = accounts
+      .map((account) => {
+        const installed = host.installationFor(account);
+        const action = installed
+          ? `<span class="muted">Installed</span> · <a href="/settings/installations/${installed.id}">Configure</a>`
+          : `<form method="post" action="/apps/${esc(host.credentials.slug)}/installations" style="display:inline">${hidden({ account })}<button type="submit">Install on ${esc(account)}</button></form>`;
+        return `<li><strong>${esc(account)}</strong> — ${action}</li>`;
+      })
+      .join('');
+    const body = `<p>Signed in as <strong>${esc(user.login)}</strong>. Tandem will be able to view repositories, create pull requests and review pull requests.</p><ul>${rows}</ul>`;
+    return reply.type('text/html').send(page('Install Tandem', body));
+  });
+
+  app.post<{ Params: { slug: string }; Body: { account?: string } }>(
+    '/apps/:slug/installations',
+    async (request, reply) => {
+      const user = sessionUser(request, ctx);
+      const account = request.body?.account ?? '';
+      const allowed =
+        user &&
+        (account.toLowerCase() === user.login.toLowerCase() || host.orgRole(account, user.login) === 'admin');
+      if (request.params.slug !== host.credentials.slug || !user || !allowed) {
+        return reply
+          .status(403)
+          .type('text/html')
+          .send(page('Cannot install', '<p>You cannot install Tandem on that account.</p>'));
+      }
+      let installation = host.installationFor(account);
+      if (!installation) {
+        const id = host.store.nextId();
+        installation = host.store.update((s) => {
+          const created = {
+            id,
+            account: host.user(account)?.login ?? host.org(account)!.login,
+            createdAt: new Date().toISOString(),
+          };
+          s.installations.push(created);
+          return created;
+        });
+        ctx.webhooks.send('installation', {
+          action: 'created',
+          installation: shapes.installation(installation),
+          repositories: host
+            .reposOf(installation.account)
+            .map((r) => ({ id: r.id, name: r.name, full_name: `${r.owner}/${r.name}`, private: r.private })),
+          sender: shapes.user(user),
+        });
+      }
+      if (ctx.setupUrl) {
+        const target = new URL(ctx.setupUrl);
+        target.searchParams.set('installation_id', String(installation.id));
+        target.searchParams.set('setup_action', 'install');
+        return reply.redirect(target.toString());
+      }
+      return reply
+        .type('text/html')
+        .send(
+          page('Installed', `<p>Tandem is installed on <strong>${esc(installation.account)}</strong>.</p>`),
+        );
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/settings/installations/:id', async (request, reply) => {
+    const installation = host.installation(Number(request.params.id));
+    if (!installation) return reply.status(404).type('text/html').send(page('Not found', ''));
+    const repos = host
+      .reposOf(installation.account)
+      .map((r) => `<li><a href="/${esc(r.owner)}/${esc(r.name)}">${esc(r.owner)}/${esc(r.name)}</a></li>`);
+    return reply
+      .type('text/html')
+      .send(
+        page(
+          `Tandem on ${installation.account}`,
+          `<p>Repository access: all repositories.</p><ul>${repos.join('')}</ul>`,
+        ),
+      );
+  });
+}

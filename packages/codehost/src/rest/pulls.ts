@@ -1,0 +1,338 @@
+import type { FastifyInstance } from 'fastify';
+import { canMerge, mergeBranches } from '../git/repo-files.js';
+import { commitsBetween, diffFiles, mergeBase, resolveRef } from '../git/repo-reads.js';
+import type { HostIssue, HostRepo, HostReview } from '../store/types.js';
+import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
+import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issues.js';
+
+type RepoParams = { owner: string; repo: string };
+type NumberParams = RepoParams & { number: string };
+
+export async function pullJson(ctx: Context, repo: HostRepo, issue: HostIssue) {
+  const pull = issue.pull!;
+  const bare = ctx.host.repoPath(repo);
+  const full = `${repo.owner}/${repo.name}`;
+  const headSha = (await resolveRef(bare, `refs/heads/${pull.head}`)) ?? pull.mergeCommitSha ?? '';
+  const baseSha = (await resolveRef(bare, `refs/heads/${pull.base}`)) ?? '';
+  const commits = headSha && baseSha ? await commitsBetween(bare, baseSha, headSha) : [];
+  const base = headSha && baseSha ? ((await mergeBase(bare, baseSha, headSha)) ?? baseSha) : baseSha;
+  const files = headSha && base ? await diffFiles(bare, base, headSha) : [];
+  const ref = (branch: string, sha: string) => ({
+    label: `${repo.owner}:${branch}`,
+    ref: branch,
+    sha,
+    repo: ctx.shapes.repo(repo),
+    user: ctx.shapes.account(repo.owner),
+  });
+  return {
+    ...ctx.shapes.issue(repo, issue),
+    id: Number(`${repo.id}${issue.number}`),
+    url: `${ctx.shapes.apiUrl}/repos/${full}/pulls/${issue.number}`,
+    html_url: `${ctx.shapes.webUrl}/${full}/pull/${issue.number}`,
+    diff_url: `${ctx.shapes.webUrl}/${full}/pull/${issue.number}.diff`,
+    head: ref(pull.head, headSha),
+    base: ref(pull.base, baseSha),
+    draft: pull.draft,
+    merged: pull.merged,
+    merged_at: pull.mergedAt,
+    merge_commit_sha: pull.mergeCommitSha,
+    mergeable:
+      pull.merged || issue.state === 'closed'
+        ? null
+        : headSha && baseSha
+          ? await canMerge(bare, baseSha, headSha)
+          : null,
+    mergeable_state: 'clean',
+    commits: commits.length,
+    additions: files.reduce((n, f) => n + f.additions, 0),
+    deletions: files.reduce((n, f) => n + f.deletions, 0),
+    changed_files: files.length,
+    review_comments: pull.reviewComments.length,
+  };
+}
+
+function findPull(ctx: Context, repo: HostRepo, number: string): HostIssue {
+  const issue = findIssue(ctx, repo, number);
+  if (!issue.pull) throw new HttpError(404, 'Not Found');
+  return issue;
+}
+
+export function pullRoutes(app: FastifyInstance, ctx: Context): void {
+  const { host, shapes } = ctx;
+
+  app.get<{ Params: RepoParams; Querystring: { state?: string; head?: string; base?: string } }>(
+    '/repos/:owner/:repo/pulls',
+    async (request, reply) => {
+      const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+      const { state = 'open', head, base } = request.query;
+      const full = `${repo.owner}/${repo.name}`;
+      const headBranch = head?.includes(':') ? head.split(':')[1] : head;
+      const pulls = host.state.issues
+        .filter((i) => i.repo === full && i.pull)
+        .filter((i) => state === 'all' || i.state === state)
+        .filter((i) => !headBranch || i.pull!.head === headBranch)
+        .filter((i) => !base || i.pull!.base === base)
+        .sort((a, b) => b.number - a.number);
+      const page = paginate(request, pulls, (n, v) => reply.header(n, v), ctx);
+      return Promise.all(page.map((i) => pullJson(ctx, repo, i)));
+    },
+  );
+
+  app.post<{ Params: RepoParams; Body: Record<string, unknown> }>(
+    '/repos/:owner/:repo/pulls',
+    async (request, reply) => {
+      const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
+      const issue = await openPull(ctx, repo, host.actorLogin(actor), request.body ?? {});
+      ctx.webhooks.send('pull_request', {
+        action: 'opened',
+        number: issue.number,
+        pull_request: await pullJson(ctx, repo, issue),
+        ...eventBase(ctx, repo, actor),
+      });
+      return reply.status(201).send(await pullJson(ctx, repo, issue));
+    },
+  );
+
+  app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number', async (request) => {
+    const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+    return pullJson(ctx, repo, findPull(ctx, repo, request.params.number));
+  });
+
+  app.patch<{ Params: NumberParams; Body: Record<string, unknown> }>(
+    '/repos/:owner/:repo/pulls/:number',
+    async (request) => {
+      const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
+      const issue = findPull(ctx, repo, request.params.number);
+      const body = request.body ?? {};
+      const action = applyIssueEdit(issue, body);
+      if (typeof body.base === 'string' && body.base !== issue.pull!.base) issue.pull!.base = body.base;
+      host.store.update(() => undefined);
+      const json = await pullJson(ctx, repo, issue);
+      if (action)
+        ctx.webhooks.send('pull_request', {
+          action,
+          number: issue.number,
+          pull_request: json,
+          ...eventBase(ctx, repo, actor),
+        });
+      return json;
+    },
+  );
+
+  app.put<{ Params: NumberParams; Body: { commit_title?: unknown } }>(
+    '/repos/:owner/:repo/pulls/:number/merge',
+    async (request) => {
+      const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
+      const issue = findPull(ctx, repo, request.params.number);
+      const pull = issue.pull!;
+      if (pull.merged || issue.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
+      const title =
+        typeof request.body?.commit_title === 'string'
+          ? request.body.commit_title
+          : `Merge pull request #${issue.number} from ${repo.owner}/${pull.head}`;
+      const sha = await mergeBranches(host.repoPath(repo), pull.base, pull.head, title);
+      if (!sha) throw new HttpError(405, 'Pull Request is not mergeable');
+      const now = new Date().toISOString();
+      host.store.update(() => {
+        Object.assign(pull, { merged: true, mergeCommitSha: sha, mergedAt: now });
+        Object.assign(issue, { state: 'closed', closedAt: now, updatedAt: now });
+      });
+      ctx.webhooks.send('pull_request', {
+        action: 'closed',
+        number: issue.number,
+        pull_request: await pullJson(ctx, repo, issue),
+        ...eventBase(ctx, repo, actor),
+      });
+      return { sha, merged: true, message: 'Pull Request successfully merged' };
+    },
+  );
+
+  app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/commits', async (request, reply) => {
+    const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+    const json = await pullJson(ctx, repo, findPull(ctx, repo, request.params.number));
+    const commits = await commitsBetween(host.repoPath(repo), json.base.sha, json.head.sha);
+    return paginate(request, commits, (n, v) => reply.header(n, v), ctx).map((c) => shapes.commit(repo, c));
+  });
+
+  app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/files', async (request, reply) => {
+    const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+    const json = await pullJson(ctx, repo, findPull(ctx, repo, request.params.number));
+    const bare = host.repoPath(repo);
+    const base = (await mergeBase(bare, json.base.sha, json.head.sha)) ?? json.base.sha;
+    const files = await diffFiles(bare, base, json.head.sha);
+    return paginate(request, files, (n, v) => reply.header(n, v), ctx).map((f) => ({
+      filename: f.filename,
+      ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}),
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      changes: f.additions + f.deletions,
+      patch: f.patch,
+    }));
+  });
+
+  app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/reviews', async (request) => {
+    const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+    return findPull(ctx, repo, request.params.number).pull!.reviews.map((r) => reviewJson(ctx, r));
+  });
+
+  app.post<{ Params: NumberParams; Body: Record<string, unknown> }>(
+    '/repos/:owner/:repo/pulls/:number/reviews',
+    async (request, reply) => {
+      const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
+      const issue = findPull(ctx, repo, request.params.number);
+      const body = request.body ?? {};
+      const event =
+        body.event === 'APPROVE'
+          ? 'APPROVED'
+          : body.event === 'REQUEST_CHANGES'
+            ? 'CHANGES_REQUESTED'
+            : 'COMMENTED';
+      const headSha = (await resolveRef(host.repoPath(repo), `refs/heads/${issue.pull!.head}`)) ?? '';
+      const review = {
+        id: host.store.nextId(),
+        author: host.actorLogin(actor),
+        body: typeof body.body === 'string' ? body.body : '',
+        state: event,
+        commitId: typeof body.commit_id === 'string' ? body.commit_id : headSha,
+        submittedAt: new Date().toISOString(),
+      } as const;
+      host.store.update(() => issue.pull!.reviews.push(review));
+      ctx.webhooks.send('pull_request_review', {
+        action: 'submitted',
+        review: reviewJson(ctx, review),
+        pull_request: await pullJson(ctx, repo, issue),
+        ...eventBase(ctx, repo, actor),
+      });
+      return reply.status(200).send(reviewJson(ctx, review));
+    },
+  );
+
+  app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/comments', async (request) => {
+    const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+    return findPull(ctx, repo, request.params.number).pull!.reviewComments.map((c) =>
+      reviewCommentJson(ctx, c),
+    );
+  });
+
+  app.post<{ Params: NumberParams; Body: Record<string, unknown> }>(
+    '/repos/:owner/:repo/pulls/:number/comments',
+    async (request, reply) => {
+      const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
+      const issue = findPull(ctx, repo, request.params.number);
+      const body = request.body ?? {};
+      if (typeof body.body !== 'string' || typeof body.path !== 'string') {
+        throw new HttpError(422, 'Validation Failed: body and path are required');
+      }
+      const comment = {
+        id: host.store.nextId(),
+        author: host.actorLogin(actor),
+        body: body.body,
+        path: body.path,
+        line: typeof body.line === 'number' ? body.line : null,
+        side: body.side === 'LEFT' ? ('LEFT' as const) : ('RIGHT' as const),
+        commitId: typeof body.commit_id === 'string' ? body.commit_id : '',
+        createdAt: new Date().toISOString(),
+      };
+      host.store.update(() => issue.pull!.reviewComments.push(comment));
+      ctx.webhooks.send('pull_request_review_comment', {
+        action: 'created',
+        comment: reviewCommentJson(ctx, comment),
+        pull_request: await pullJson(ctx, repo, issue),
+        ...eventBase(ctx, repo, actor),
+      });
+      return reply.status(201).send(reviewCommentJson(ctx, comment));
+    },
+  );
+}
+
+/** Opens a pull request (shared by the REST API and the compare page's form). */
+export async function openPull(
+  ctx: Context,
+  repo: HostRepo,
+  author: string,
+  body: Record<string, unknown>,
+): Promise<HostIssue> {
+  const title = typeof body.title === 'string' ? body.title.trim() : '';
+  const head =
+    typeof body.head === 'string' ? (body.head.includes(':') ? body.head.split(':')[1]! : body.head) : '';
+  const base = typeof body.base === 'string' ? body.base : repo.defaultBranch;
+  if (!title) throw new HttpError(422, 'Validation Failed: title is missing');
+  const bare = ctx.host.repoPath(repo);
+  if (!(await resolveRef(bare, `refs/heads/${head}`)))
+    throw new HttpError(422, `Validation Failed: head branch '${head}' does not exist`);
+  if (!(await resolveRef(bare, `refs/heads/${base}`)))
+    throw new HttpError(422, `Validation Failed: base branch '${base}' does not exist`);
+  const full = `${repo.owner}/${repo.name}`;
+  if (
+    ctx.host.state.issues.some(
+      (i) => i.repo === full && i.pull && i.state === 'open' && i.pull.head === head && i.pull.base === base,
+    )
+  ) {
+    throw new HttpError(422, `Validation Failed: A pull request already exists for ${repo.owner}:${head}.`);
+  }
+  const now = new Date().toISOString();
+  const issue: HostIssue = {
+    number: nextNumber(ctx, repo),
+    repo: full,
+    title,
+    body: typeof body.body === 'string' ? body.body : '',
+    author,
+    state: 'open',
+    createdAt: now,
+    updatedAt: now,
+    closedAt: null,
+    comments: [],
+    pull: {
+      head,
+      base,
+      draft: body.draft === true,
+      merged: false,
+      mergeCommitSha: null,
+      mergedAt: null,
+      reviews: [],
+      reviewComments: [],
+    },
+  };
+  ctx.host.store.update((s) => s.issues.push(issue));
+  return issue;
+}
+
+function reviewJson(ctx: Context, review: HostReview) {
+  return {
+    id: review.id,
+    user: ctx.shapes.account(review.author),
+    body: review.body,
+    state: review.state,
+    commit_id: review.commitId,
+    submitted_at: review.submittedAt,
+  };
+}
+
+function reviewCommentJson(
+  ctx: Context,
+  c: {
+    id: number;
+    author: string;
+    body: string;
+    path: string;
+    line: number | null;
+    side: string;
+    commitId: string;
+    createdAt: string;
+  },
+) {
+  return {
+    id: c.id,
+    user: ctx.shapes.account(c.author),
+    body: c.body,
+    path: c.path,
+    line: c.line,
+    original_line: c.line,
+    side: c.side,
+    commit_id: c.commitId,
+    original_commit_id: c.commitId,
+    created_at: c.createdAt,
+    updated_at: c.createdAt,
+  };
+}

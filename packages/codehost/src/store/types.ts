@@ -1,0 +1,138 @@
+/** The local code host's whole state: small enough to live in one JSON file. */
+export interface HostUser {
+  id: number;
+  login: string;
+  name: string;
+  email: string;
+}
+
+export interface HostOrg {
+  id: number;
+  login: string;
+  /** login → role */
+  members: Record<string, 'admin' | 'member'>;
+}
+
+export interface HostInstallation {
+  id: number;
+  /** The account (user or organisation) login the App is installed on. */
+  account: string;
+  createdAt: string;
+}
+
+export interface HostRepo {
+  id: number;
+  owner: string;
+  name: string;
+  private: boolean;
+  isTemplate: boolean;
+  description: string;
+  defaultBranch: string;
+  createdAt: string;
+}
+
+export interface HostComment {
+  id: number;
+  author: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface HostIssue {
+  /** Issues and pull requests share one number sequence per repository, like GitHub. */
+  number: number;
+  repo: string;
+  title: string;
+  body: string;
+  author: string;
+  state: 'open' | 'closed';
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  comments: HostComment[];
+  pull?: HostPull;
+}
+
+export interface HostReview {
+  id: number;
+  author: string;
+  body: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED';
+  commitId: string;
+  submittedAt: string;
+}
+
+export interface HostReviewComment {
+  id: number;
+  author: string;
+  body: string;
+  path: string;
+  line: number | null;
+  side: 'LEFT' | 'RIGHT';
+  commitId: string;
+  createdAt: string;
+}
+
+export interface HostPull {
+  head: string;
+  base: string;
+  draft: boolean;
+  merged: boolean;
+  mergeCommitSha: string | null;
+  mergedAt: string | null;
+  reviews: HostReview[];
+  reviewComments: HostReviewComment[];
+}
+
+export interface HostToken {
+  /** SHA-256 of the token: the store never holds a usable credential. */
+  hash: string;
+  kind: 'user' | 'installation';
+  subject: string | number;
+  expiresAt: string;
+}
+
+export interface HostOAuthCode {
+  code: string;
+  login: string;
+  clientId: string;
+  redirectUri: string;
+  expiresAt: string;
+}
+
+export interface HostDelivery {
+  id: string;
+  event: string;
+  action: string | null;
+  status: number | null;
+  attempts: number;
+  deliveredAt: string | null;
+  error: string | null;
+  createdAt: string;
+}
+
+export interface HostState {
+  nextId: number;
+  users: HostUser[];
+  orgs: HostOrg[];
+  installations: HostInstallation[];
+  repos: HostRepo[];
+  issues: HostIssue[];
+  tokens: HostToken[];
+  oauthCodes: HostOAuthCode[];
+  deliveries: HostDelivery[];
+}
+
+export function emptyState(): HostState {
+  return {
+    nextId: 10_000,
+    users: [],
+    orgs: [],
+    installations: [],
+    repos: [],
+    issues: [],
+    tokens: [],
+    oauthCodes: [],
+    deliveries: [],
+  };
+}
