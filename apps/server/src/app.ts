@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
@@ -9,17 +10,25 @@ import { SessionTokens } from './auth/session-tokens.js';
 import type { Config } from './config/schema.js';
 import { registerErrorHandler } from './errors/error-handler.js';
 import { registerWebApp } from './http/web-app.js';
+import { SecretBox } from './crypto/secret-box.js';
+import type { CodeHostGateway } from './github/gateway.js';
 import { authRoutes } from './routes/auth.js';
+import { githubAuthRoutes } from './routes/github-auth.js';
+import { githubWebhookRoutes } from './routes/github-webhooks.js';
+import { installationRoutes } from './routes/installations.js';
 import { healthRoutes } from './routes/health.js';
 import { userRoutes } from './routes/users.js';
 import { SessionService } from './services/sessions.js';
 import { serverVersion } from './version.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist'>;
+  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins'>;
   database: Database;
   secretKey: string;
   logger: Logger;
+  /** The code host (GitHub, GitHub Enterprise or the local code host). */
+  gateway: CodeHostGateway;
+  appSlug: string;
 }
 
 export interface App {
@@ -49,7 +58,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   registerErrorHandler(server);
-  await server.register(fastifyCookie);
+  // Signed cookies carry the OAuth state; the key is derived so it never equals the session key.
+  await server.register(fastifyCookie, {
+    secret: createHash('sha256').update(`tandem-cookie:${options.secretKey}`).digest('hex'),
+  });
   await server.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -82,6 +94,25 @@ export async function buildApp(options: AppOptions): Promise<App> {
   healthRoutes(server, { database, version: serverVersion() });
   userRoutes(server, { db: database.db });
   authRoutes(server, { sessions, secureCookies });
+  const secretBox = new SecretBox(options.secretKey);
+  const { gateway } = options;
+  githubAuthRoutes(server, {
+    db: database.db,
+    gateway,
+    sessions,
+    secretBox,
+    admins: config.admins,
+    publicUrl: config.publicUrl,
+    secureCookies,
+  });
+  githubWebhookRoutes(server, { db: database.db, gateway });
+  installationRoutes(server, {
+    db: database.db,
+    gateway,
+    secretBox,
+    admins: config.admins,
+    appSlug: options.appSlug,
+  });
 
   await registerWebApp(server, config.webDist ?? defaultWebDist);
   return { server, sessions, routes };

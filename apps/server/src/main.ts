@@ -41,6 +41,8 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
   process.stdout.write(`Tandem is running at ${server.url} (database: ${server.database.kind})\n`);
+  if (server.codeHostUrl)
+    process.stdout.write(`Local code host (GitHub stand-in) at ${server.codeHostUrl}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

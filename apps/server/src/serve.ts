@@ -3,38 +3,61 @@ import type { Logger } from 'pino';
 import { buildApp, type App } from './app.js';
 import { resolveSecretKey } from './auth/secret-key.js';
 import type { Config } from './config/schema.js';
+import { setUpCodeHost, type CodeHostSetup } from './github/code-host-setup.js';
 
 export interface RunningServer {
   app: App;
   database: Database;
   url: string;
+  /** The embedded local code host's URL, when it runs. */
+  codeHostUrl: string | undefined;
   close(): Promise<void>;
 }
 
 /** Opens the database (applying migrations), builds the app and listens. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const database = await openDatabase(config.database);
+  let codeHost: CodeHostSetup | undefined;
   try {
     if (database.kind === 'postgres' && !config.secretKey) {
       logger.warn('TANDEM_SECRET_KEY is not set: sessions will not be valid across several servers');
     }
     const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
-    const app = await buildApp({ config, database, secretKey, logger });
+    codeHost = await setUpCodeHost(config, logger);
+    const app = await buildApp({
+      config,
+      database,
+      secretKey,
+      logger,
+      gateway: codeHost.gateway,
+      appSlug: codeHost.app.appSlug,
+    });
     await app.server.listen({ port: config.port, host: config.host });
     const address = app.server.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = config.publicUrl ?? `http://localhost:${port}`;
+    // Only now is the product's port known: tell the local code host where to deliver.
+    codeHost.local?.connectProduct({
+      webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
+      setupUrl: `${url}/installations`,
+    });
+    const local = codeHost.local;
     let closing: Promise<void> | undefined;
     return {
       app,
       database,
       url,
+      codeHostUrl: local?.url,
       close: () => {
-        closing ??= app.server.close().then(() => database.close());
+        closing ??= app.server
+          .close()
+          .then(() => local?.close())
+          .then(() => database.close());
         return closing;
       },
     };
   } catch (error) {
+    await codeHost?.local?.close();
     await database.close();
     throw error;
   }

@@ -3,11 +3,15 @@ import { lazy } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { LandingPage } from './pages/LandingPage';
+import { RequireUser } from './routing/RequireUser';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
 
 // Everything but the landing page is split out, so the first page a visitor sees stays small.
 const LoginPage = lazy(() => import('./pages/LoginPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+const InstallationsPage = lazy(() => import('./pages/InstallationsPage'));
+const AgentsPage = lazy(() => import('./pages/AgentsPage'));
+const PopupCompletePage = lazy(() => import('./pages/PopupCompletePage'));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -20,6 +24,23 @@ const router = createBrowserRouter([
       { path: '/', element: <LandingPage /> },
       { path: '/landing', element: <LandingPage /> },
       { path: '/login', element: <LoginPage /> },
+      { path: '/login/popup-complete', element: <PopupCompletePage /> },
+      {
+        path: '/installations',
+        element: (
+          <RequireUser>
+            <InstallationsPage />
+          </RequireUser>
+        ),
+      },
+      {
+        path: '/agents',
+        element: (
+          <RequireUser>
+            <AgentsPage />
+          </RequireUser>
+        ),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

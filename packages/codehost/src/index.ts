@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ensureAppCredentials, type AppCredentials } from './credentials.js';
 import { Host } from './host.js';
-import { appPublicKey } from './rest/context.js';
+import { appPublicKey, type Context } from './rest/context.js';
 import { Shapes } from './rest/shapes.js';
 import { seed } from './seed/seed.js';
 import { createCodeHostServer } from './server.js';
@@ -36,6 +36,8 @@ export interface RunningCodeHost {
   graphqlUrl: string;
   credentials: AppCredentials;
   close(): Promise<void>;
+  /** Sets where webhooks go and where the install page returns to, once the product is listening. */
+  connectProduct(options: { webhookUrl?: string; setupUrl?: string }): void;
   /** Resolves once queued webhook deliveries are done. */
   webhooksIdle(): Promise<void>;
   issueInstallationToken(installationId: number): Promise<string>;
@@ -57,7 +59,7 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     logger,
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
   });
-  const ctx = {
+  const ctx: Context = {
     host,
     webhooks,
     appPublicKey: appPublicKey(credentials.privateKey),
@@ -79,6 +81,10 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     async close() {
       webhooks.close();
       await server.close();
+    },
+    connectProduct({ webhookUrl, setupUrl }) {
+      if (webhookUrl !== undefined) webhooks.setUrl(webhookUrl);
+      if (setupUrl !== undefined) ctx.setupUrl = setupUrl;
     },
     webhooksIdle: () => webhooks.idle(),
     issueInstallationToken: async (id) => host.issueInstallationToken(id).token,

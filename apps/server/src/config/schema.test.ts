@@ -25,4 +25,44 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
   });
+
+  it('runs the local code host and makes ada admin when no GitHub is configured', () => {
+    const config = loadConfig({});
+    expect(config.github).toEqual({ kind: 'local', codehostPort: 8081 });
+    expect([...config.admins]).toEqual(['ada']);
+  });
+
+  it('points at GitHub with only GITHUB_* variables, and needs all of them', () => {
+    const github = {
+      GITHUB_API_URL: 'https://api.github.com',
+      GITHUB_APP_ID: '12345',
+      GITHUB_APP_SLUG: 'tandem-dev',
+      GITHUB_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nabc\\n-----END PRIVATE KEY-----',
+      GITHUB_CLIENT_ID: 'Iv1.x',
+      GITHUB_CLIENT_SECRET: 'secret',
+      GITHUB_WEBHOOK_SECRET: 'hook',
+      TANDEM_ADMINS: 'Octocat, hubot',
+    };
+    const config = loadConfig(github);
+    expect(config.github).toMatchObject({
+      kind: 'external',
+      apiUrl: 'https://api.github.com',
+      webUrl: 'https://github.com',
+      appId: 12345,
+      privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+    });
+    expect([...config.admins]).toEqual(['octocat', 'hubot']);
+    expect(loadConfig({ ...github, GITHUB_API_URL: 'https://ghe.example.com/api/v3' }).github).toMatchObject({
+      webUrl: 'https://ghe.example.com',
+    });
+    expect(() => loadConfig({ ...github, GITHUB_CLIENT_SECRET: '' })).toThrow(
+      'GITHUB_CLIENT_SECRET is required when GITHUB_API_URL is set',
+    );
+    expect(() => loadConfig({ ...github, GITHUB_PRIVATE_KEY: './missing.pem' })).toThrow(
+      'GITHUB_PRIVATE_KEY must be a PEM',
+    );
+    expect(() => loadConfig({ ...github, GITHUB_APP_ID: 'abc' })).toThrow(
+      'GITHUB_APP_ID must be the numeric App ID',
+    );
+  });
 });

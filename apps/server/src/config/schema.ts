@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,11 @@ const port = (fallback: number) =>
       }
       return n;
     });
+
+const httpUrl = optionalString.refine(
+  (v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v),
+  'must be an http(s) URL',
+);
 
 const postgresUrl = optionalString.refine(
   (v) => v === undefined || /^postgres(ql)?:\/\/.+/.test(v),
@@ -63,6 +69,20 @@ export const envSchema = z.object({
     .transform(Number),
   TANDEM_WEB_DIST: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Comma-separated code-host logins that are Tandem product admins. */
+  TANDEM_ADMINS: optionalString,
+  GITHUB_API_URL: httpUrl,
+  GITHUB_WEB_URL: httpUrl,
+  GITHUB_APP_ID: optionalString.refine(
+    (v) => v === undefined || /^\d+$/.test(v),
+    'must be the numeric App ID',
+  ),
+  GITHUB_APP_SLUG: optionalString,
+  GITHUB_PRIVATE_KEY: optionalString,
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_WEBHOOK_SECRET: optionalString,
+  CODEHOST_PORT: port(8081),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -77,7 +97,28 @@ export interface Config {
   sessionDays: number;
   webDist: string | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Lower-cased logins of product admins. */
+  admins: ReadonlySet<string>;
+  github: GitHubConfig;
 }
+
+export interface GitHubAppConfig {
+  apiUrl: string;
+  webUrl: string;
+  appId: number;
+  appSlug: string;
+  privateKey: string;
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+}
+
+/**
+ * `external`: a real GitHub (or GitHub Enterprise) App. `local`: the embedded local code host,
+ * started beside the server, whose App credentials are generated into the data dir. Either way the
+ * product talks to it through the same client; only these URLs and credentials differ.
+ */
+export type GitHubConfig = ({ kind: 'external' } & GitHubAppConfig) | { kind: 'local'; codehostPort: number };
 
 export class ConfigError extends Error {
   constructor(
@@ -110,5 +151,53 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     sessionDays: e.TANDEM_SESSION_DAYS,
     webDist: e.TANDEM_WEB_DIST ? resolve(cwd, e.TANDEM_WEB_DIST) : undefined,
     logLevel: e.LOG_LEVEL,
+    admins: new Set(
+      (e.TANDEM_ADMINS ?? (e.GITHUB_API_URL ? '' : 'ada'))
+        .split(',')
+        .map((login) => login.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    github: githubConfig(e, cwd),
   };
+}
+
+function githubConfig(e: z.infer<typeof envSchema>, cwd: string): GitHubConfig {
+  if (!e.GITHUB_API_URL) return { kind: 'local', codehostPort: e.CODEHOST_PORT };
+  const required = (name: keyof typeof e): string => {
+    const value = e[name];
+    if (typeof value !== 'string' || value === '')
+      throw new ConfigError(name, 'is required when GITHUB_API_URL is set');
+    return value;
+  };
+  const apiUrl = e.GITHUB_API_URL.replace(/\/$/, '');
+  return {
+    kind: 'external',
+    apiUrl,
+    webUrl: (e.GITHUB_WEB_URL ?? defaultWebUrl(apiUrl)).replace(/\/$/, ''),
+    appId: Number(required('GITHUB_APP_ID')),
+    appSlug: required('GITHUB_APP_SLUG'),
+    privateKey: readPrivateKey(required('GITHUB_PRIVATE_KEY'), cwd),
+    clientId: required('GITHUB_CLIENT_ID'),
+    clientSecret: required('GITHUB_CLIENT_SECRET'),
+    webhookSecret: required('GITHUB_WEBHOOK_SECRET'),
+  };
+}
+
+/** api.github.com → github.com; GitHub Enterprise's https://host/api/v3 → https://host. */
+function defaultWebUrl(apiUrl: string): string {
+  if (/^https:\/\/api\.github\.com$/i.test(apiUrl)) return 'https://github.com';
+  return apiUrl.replace(/\/api\/v3$/, '');
+}
+
+/** The PEM itself (newlines may be written as \\n in env files) or a path to the .pem file. */
+function readPrivateKey(value: string, cwd: string): string {
+  if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
+  const path = resolve(cwd, value);
+  if (!existsSync(path)) {
+    throw new ConfigError(
+      'GITHUB_PRIVATE_KEY',
+      'must be a PEM private key or the path of a .pem file that exists',
+    );
+  }
+  return readFileSync(path, 'utf8');
 }

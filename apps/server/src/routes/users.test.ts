@@ -48,7 +48,7 @@ describe.each(testDatabaseKinds())('sessions and /api/users/me on %s', (kind) =>
         { id: 12, name: 'ada', avatar_url: null, role: 'member' },
       ],
       repositories: ['acme/api', 'acme/webapp', 'ada/playground'],
-      active_installation_id: null,
+      active_installation_id: 11,
     });
 
     const byCookie = await app.server.inject({

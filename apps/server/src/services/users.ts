@@ -40,7 +40,10 @@ export async function loadUserProfile(db: Db, userId: string): Promise<User> {
         .orderBy(asc(repositories.fullName))
     : [];
 
-  const active = row.activeInstallationId;
+  // A stored choice the user no longer belongs to does not count; without one, the first
+  // installation is active, so a user with any installation never lands on the chooser by force.
+  const stored = row.activeInstallationId;
+  const active = stored !== null && installationIds.includes(stored) ? stored : (installationIds[0] ?? null);
   return {
     user_id: row.id,
     username: row.username,
@@ -48,7 +51,6 @@ export async function loadUserProfile(db: Db, userId: string): Promise<User> {
     admin: row.admin,
     installations: memberOf,
     repositories: repos.map((r) => r.fullName),
-    // A stored choice the user no longer belongs to is not active any more.
-    active_installation_id: active !== null && installationIds.includes(active) ? active : null,
+    active_installation_id: active,
   };
 }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { installations, memberships, repositories, users } from '@tandem/db';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '@tandem/db/testing';
+import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { buildApp, type App } from '../app.js';
+import { createOctokitGateway } from '../github/octokit-gateway.js';
 
 export const TEST_INDEX_HTML =
   '<!doctype html><html><head><title>Tandem</title></head><body>spa</body></html>';
@@ -17,6 +19,8 @@ export interface TestUser {
 
 export interface TestApp extends App {
   database: TestDatabase;
+  /** The local code host, when the test asked for one. */
+  codeHost: RunningCodeHost | undefined;
   /** Creates a user (and optionally installations they belong to) and returns a live session token. */
   signIn(spec: {
     username: string;
@@ -28,21 +32,54 @@ export interface TestApp extends App {
 
 let nextGithubId = 1000;
 
-/** The real app on a throwaway database, with a stand-in built web app; not listening (use inject). */
-export async function createTestApp(kind: TestDatabaseKind = 'pglite'): Promise<TestApp> {
+export const TEST_WEBHOOK_SECRET = 'test-webhook-secret';
+
+/**
+ * The real app on a throwaway database, with a stand-in built web app; not listening (use inject).
+ * With `codeHost: true` a real local code host runs beside it (sign-in, installations); without
+ * one, the code host is an address nothing answers on.
+ */
+export async function createTestApp(
+  kind: TestDatabaseKind = 'pglite',
+  options: { codeHost?: boolean } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const webDist = mkdtempSync(join(tmpdir(), 'tandem-web-'));
   writeFileSync(join(webDist, 'index.html'), TEST_INDEX_HTML);
+  const codeHostDir = options.codeHost ? mkdtempSync(join(tmpdir(), 'tandem-codehost-')) : undefined;
+  const codeHost = codeHostDir ? await startCodeHost({ dataDir: codeHostDir, port: 0 }) : undefined;
+  const gateway = createOctokitGateway(
+    codeHost
+      ? {
+          apiUrl: codeHost.apiUrl,
+          webUrl: codeHost.url,
+          appSlug: codeHost.credentials.slug,
+          clientId: codeHost.credentials.clientId,
+          clientSecret: codeHost.credentials.clientSecret,
+          webhookSecret: codeHost.credentials.webhookSecret,
+        }
+      : {
+          apiUrl: 'http://127.0.0.1:9/api/v3',
+          webUrl: 'http://127.0.0.1:9',
+          appSlug: 'tandem',
+          clientId: 'test-client',
+          clientSecret: 'test-secret',
+          webhookSecret: TEST_WEBHOOK_SECRET,
+        },
+  );
   const app = await buildApp({
-    config: { publicUrl: undefined, sessionDays: 30, webDist },
+    config: { publicUrl: undefined, sessionDays: 30, webDist, admins: new Set(['ada']) },
     database,
     secretKey: 'test-secret-key-test-secret-key-test',
     logger: pino({ level: 'silent' }),
+    gateway,
+    appSlug: codeHost?.credentials.slug ?? 'tandem',
   });
 
   return {
     ...app,
     database,
+    codeHost,
     async signIn(spec) {
       const { db } = database;
       const [user] = await db
@@ -67,8 +104,10 @@ export async function createTestApp(kind: TestDatabaseKind = 'pglite'): Promise<
     },
     async close() {
       await app.server.close();
+      await codeHost?.close();
       await database.destroy();
       rmSync(webDist, { recursive: true, force: true });
+      if (codeHostDir) rmSync(codeHostDir, { recursive: true, force: true });
     },
   };
 }

@@ -46,15 +46,19 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 /** Starts the built server on a free port with a throwaway data dir; stops it after the run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const port = await freePort();
+  const codeHostPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
-  const url = `http://127.0.0.1:${port}`;
+  // localhost, not 127.0.0.1: the product and the local code host hand each other localhost URLs,
+  // and cookies only follow the same host name.
+  const url = `http://localhost:${port}`;
   let output = '';
   const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,
       PORT: String(port),
-      HOST: '127.0.0.1',
+      CODEHOST_PORT: String(codeHostPort),
+      HOST: 'localhost',
       TANDEM_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },

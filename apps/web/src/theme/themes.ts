@@ -14,7 +14,11 @@ export function themeFor(mode: ThemeMode): Theme {
           mode === 'dark' ? { default: '#121212', paper: '#1e1e1e' } : { default: '#fafafa', paper: '#fff' },
       },
       shape: { borderRadius: 8 },
-      typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+      typography: {
+        fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+        // Labels read exactly as the spec writes them ('Login with Github'), not upper-cased.
+        button: { textTransform: 'none' },
+      },
     });
     cache.set(mode, theme);
   }

@@ -25,6 +25,11 @@ export class WebhookSender {
     this.delays = options.retryDelaysMs ?? [1000, 5000, 25_000];
   }
 
+  /** Points deliveries somewhere else (the product learns its own port only after listening). */
+  setUrl(url: string | undefined): void {
+    this.options.url = url;
+  }
+
   send(event: string, payload: Record<string, unknown>): string {
     const id = randomUUID();
     const action = typeof payload.action === 'string' ? payload.action : null;

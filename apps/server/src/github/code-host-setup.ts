@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
+import type { Logger } from 'pino';
+import type { Config, GitHubAppConfig } from '../config/schema.js';
+import type { CodeHostGateway } from './gateway.js';
+import { createOctokitGateway } from './octokit-gateway.js';
+
+export interface CodeHostSetup {
+  gateway: CodeHostGateway;
+  app: GitHubAppConfig;
+  /** The embedded local code host, when no external GitHub is configured. */
+  local: RunningCodeHost | undefined;
+}
+
+/**
+ * Real GitHub (or GHE) when configured; otherwise the local code host is started beside the server
+ * and its generated App credentials are used. Past this point nothing knows which it is.
+ */
+export async function setUpCodeHost(config: Config, logger: Logger): Promise<CodeHostSetup> {
+  if (config.github.kind === 'external') {
+    return { gateway: createOctokitGateway(config.github), app: config.github, local: undefined };
+  }
+  const local = await startCodeHost({
+    dataDir: join(config.dataDir, 'codehost'),
+    port: config.github.codehostPort,
+    host: config.host,
+    logger: logger.child({ component: 'codehost' }),
+  });
+  const { credentials } = local;
+  const app: GitHubAppConfig = {
+    apiUrl: local.apiUrl,
+    webUrl: local.url,
+    appId: credentials.appId,
+    appSlug: credentials.slug,
+    privateKey: credentials.privateKey,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+    webhookSecret: credentials.webhookSecret,
+  };
+  return { gateway: createOctokitGateway(app), app, local };
+}

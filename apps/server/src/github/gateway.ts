@@ -1,0 +1,33 @@
+import type { CodeHostInstallation, CodeHostRepository } from '../services/code-host-sync.js';
+
+/** What the code host tells us about a signed-in user, gathered with their OAuth token. */
+export interface CodeHostUserView {
+  user: { id: number; login: string; email: string | null; avatarUrl: string | null };
+  installations: {
+    installation: CodeHostInstallation;
+    role: 'admin' | 'member';
+    repositories: CodeHostRepository[];
+  }[];
+}
+
+/**
+ * The product's view of the code host (github.com, GitHub Enterprise or the local code host): the
+ * same implementation serves all three, configured only with URLs and App credentials.
+ */
+export interface CodeHostGateway {
+  readonly webUrl: string;
+  /** Where a user installs the App on one of their accounts. */
+  readonly installUrl: string;
+  authorizeUrl(options: { redirectUri: string; state: string }): string;
+  /** Exchanges an OAuth code for a user token; throws CodeHostAuthError when the code is refused. */
+  exchangeCode(options: { code: string; redirectUri: string }): Promise<string>;
+  loadUserView(userToken: string): Promise<CodeHostUserView>;
+  verifyWebhook(rawBody: string, signature: string | undefined): Promise<boolean>;
+}
+
+export class CodeHostAuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CodeHostAuthError';
+  }
+}

@@ -1,0 +1,83 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { users, userSettings, type Db } from '@tandem/db';
+import { PRODUCT_NAME, setActiveInstallationSchema, type ClientConfig } from '@tandem/shared';
+import { requireUser } from '../auth/authenticate.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { AppError, notFound } from '../errors/app-error.js';
+import type { CodeHostGateway } from '../github/gateway.js';
+import { parseRequest } from '../http/validation.js';
+import { syncUserFromCodeHost } from '../services/code-host-sync.js';
+import { loadUserProfile } from '../services/users.js';
+
+export interface InstallationRouteDeps {
+  db: Db;
+  gateway: CodeHostGateway;
+  secretBox: SecretBox;
+  admins: ReadonlySet<string>;
+  appSlug: string;
+}
+
+export function installationRoutes(app: FastifyInstance, deps: InstallationRouteDeps): void {
+  app.get('/api/config', async () => {
+    const body: ClientConfig = {
+      product_name: PRODUCT_NAME,
+      code_host_url: deps.gateway.webUrl,
+      install_url: deps.gateway.installUrl,
+      app_slug: deps.appSlug,
+    };
+    return body;
+  });
+
+  /** Remembers the chosen installation server-side (the browser also keeps it in local storage). */
+  app.post('/api/users/active-installation', async (request) => {
+    const user = requireUser(request);
+    const { installation_id } = parseRequest(setActiveInstallationSchema, request.body, 'body');
+    const profile = await loadUserProfile(deps.db, user.id);
+    if (!profile.installations.some((i) => i.id === installation_id))
+      throw notFound('Installation not found');
+    await deps.db
+      .insert(userSettings)
+      .values({ userId: user.id, activeInstallationId: installation_id })
+      .onConflictDoUpdate({
+        target: userSettings.userId,
+        set: { activeInstallationId: installation_id, updatedAt: new Date() },
+      });
+    return loadUserProfile(deps.db, user.id);
+  });
+
+  /**
+   * Re-reads the user's installations from the code host with their stored token. The web app calls
+   * it when the code host sends the user back from installing the App, so the new installation
+   * shows even if the webhook has not arrived yet.
+   */
+  app.post('/api/installations/sync', async (request) => {
+    const user = requireUser(request);
+    const [row] = await deps.db
+      .select({ sealed: users.githubTokenEncrypted })
+      .from(users)
+      .where(eq(users.id, user.id))
+      .limit(1);
+    if (!row?.sealed)
+      throw new AppError('unauthorized', 'Sign in with GitHub again to refresh installations');
+    let token: string;
+    try {
+      token = deps.secretBox.open(row.sealed);
+    } catch {
+      throw new AppError('unauthorized', 'Sign in with GitHub again to refresh installations');
+    }
+    let view;
+    try {
+      view = await deps.gateway.loadUserView(token);
+    } catch (error) {
+      request.log.warn({ err: error }, 'installation sync: code host refused or unreachable');
+      throw new AppError('bad_gateway', 'Could not reach the code host to refresh installations');
+    }
+    await syncUserFromCodeHost(deps.db, {
+      ...view,
+      sealedToken: row.sealed,
+      admin: deps.admins.has(view.user.login.toLowerCase()),
+    });
+    return loadUserProfile(deps.db, user.id);
+  });
+}

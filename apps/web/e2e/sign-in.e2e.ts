@@ -1,0 +1,58 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './support/browser.js';
+
+/** From Tandem's login page through the local code host's "Sign in as …" page and back. */
+async function signInAs(page: Page, login: string) {
+  await page.goto('/login');
+  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
+  await page.getByRole('button', { name: `Sign in as ${login}` }).click();
+}
+
+describe('signing in with the code host', () => {
+  const browser = useBrowser();
+
+  it('signs ada in and lands on /agents; signing out works', async () => {
+    const { page, context } = await browser.newPage();
+    await signInAs(page, 'ada');
+    await page.waitForURL(/\/agents$/);
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    expect(await page.getByText('Agents Manager').isVisible()).toBe(true);
+    expect(await page.getByRole('banner').getByText('ada').isVisible()).toBe(true);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('banner').getByRole('link', { name: 'Login with Github' }).waitFor();
+    // The session is gone server-side too: protected pages send us back to /.
+    await page.goto('/agents');
+    await page.waitForURL((url) => url.pathname === '/');
+    await context.close();
+  });
+
+  it('welcomes eve, who installs the App and sees the installation without a server restart', async () => {
+    const { page, context } = await browser.newPage();
+    await signInAs(page, 'eve');
+    await page.waitForURL(/\/installations$/);
+    await page.getByRole('heading', { name: 'Welcome to Tandem' }).waitFor();
+    const permissions = page.getByRole('list', { name: 'Permissions' });
+    for (const text of ['View repository', 'Create pull requests', 'Review pull requests']) {
+      expect(await permissions.getByText(text).isVisible()).toBe(true);
+    }
+
+    await page.getByRole('link', { name: 'Install Tandem' }).click();
+    await page.getByRole('button', { name: 'Install on eve' }).click();
+    await page.waitForURL(/\/installations/);
+    await page.getByRole('heading', { name: 'Select Installation' }).waitFor();
+    await page.getByRole('button', { name: /eve/ }).click();
+    await page.waitForURL(/\/agents$/);
+    expect(await page.evaluate(() => localStorage.getItem('installation'))).toMatch(/^\d+$/);
+    await context.close();
+  });
+
+  it('sends a signed-out visitor of a protected page back to /', async () => {
+    const { page, context } = await browser.newPage();
+    await page.goto('/installations');
+    await page.waitForURL((url) => url.pathname === '/');
+    await context.close();
+  });
+});
