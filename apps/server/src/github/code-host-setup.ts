@@ -17,8 +17,16 @@ export interface CodeHostSetup {
  * and its generated App credentials are used. Past this point nothing knows which it is.
  */
 export async function setUpCodeHost(config: Config, logger: Logger): Promise<CodeHostSetup> {
+  // Rate-limit warnings ('Request quota exhausted', …) go to the server log with their context.
+  const clientLogger = {
+    warn: (message: string, details?: Record<string, unknown>) => logger.warn(details ?? {}, message),
+  };
   if (config.github.kind === 'external') {
-    return { gateway: createOctokitGateway(config.github), app: config.github, local: undefined };
+    return {
+      gateway: createOctokitGateway({ ...config.github, logger: clientLogger }),
+      app: config.github,
+      local: undefined,
+    };
   }
   const local = await startCodeHost({
     dataDir: join(config.dataDir, 'codehost'),
@@ -37,5 +45,5 @@ export async function setUpCodeHost(config: Config, logger: Logger): Promise<Cod
     clientSecret: credentials.clientSecret,
     webhookSecret: credentials.webhookSecret,
   };
-  return { gateway: createOctokitGateway(app), app, local };
+  return { gateway: createOctokitGateway({ ...app, logger: clientLogger }), app, local };
 }
