@@ -115,6 +115,23 @@ describe('signing in with the code host', () => {
     expect(done.headers.location).toBe('/');
   });
 
+  it('drops the current session when asked to sign in again after a revocation', async () => {
+    const token = (await signInThroughCodeHost(app, 'bob')).done.cookies.find(
+      (c) => c.name === SESSION_COOKIE,
+    )!.value;
+    const restart = await app.server.inject({
+      url: '/auth/github?revoked=true',
+      cookies: { [SESSION_COOKIE]: token },
+    });
+    expect(restart.statusCode).toBe(302);
+    expect(restart.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe('');
+    const after = await app.server.inject({
+      url: '/api/users/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(after.statusCode).toBe(401);
+  });
+
   it('reports a denied sign-in back to the login page', async () => {
     const res = await app.server.inject('/auth/github/callback?error=access_denied&state=x');
     expect(res.headers.location).toBe('/login?error=denied');

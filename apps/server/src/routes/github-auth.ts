@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '@tandem/db';
 import { safeReturnPath } from '@tandem/shared';
-import { setSessionCookie } from '../auth/session-cookie.js';
+import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { CodeHostAuthError, type CodeHostGateway } from '../github/gateway.js';
 import { parseRequest } from '../http/validation.js';
@@ -50,6 +50,11 @@ export function githubAuthRoutes(app: FastifyInstance, deps: GitHubAuthDeps): vo
 
   app.get('/auth/github', async (request, reply) => {
     const query = parseRequest(startQuery, request.query, 'query');
+    // `revoked`: the client saw its code-host access revoked; start over from a clean session.
+    if ((query.revoked === 'true' || query.revoked === '1') && request.user) {
+      await deps.sessions.revoke(request.user.sessionId);
+      clearSessionCookie(reply, deps.secureCookies);
+    }
     const state = randomBytes(24).toString('hex');
     const pending: z.infer<typeof pendingLogin> = {
       state,
