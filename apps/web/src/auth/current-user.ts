@@ -28,9 +28,16 @@ export function useLogout() {
   return useCallback(async () => {
     try {
       await apiFetch('/api/auth/logout', { method: 'POST', schema: logoutResponseSchema });
-    } finally {
-      queryClient.setQueryData(currentUserKey, null);
-      await navigate('/');
+    } catch (error) {
+      // The session cookie is HttpOnly, so only the server can end it: ask it again who we are
+      // rather than pretend to be signed out.
+      console.warn('Could not log out', error);
+      await queryClient.invalidateQueries({ queryKey: currentUserKey });
+      return;
     }
+    // Nothing cached for this user may show to whoever uses this tab next.
+    queryClient.clear();
+    queryClient.setQueryData(currentUserKey, null);
+    await navigate('/');
   }, [navigate, queryClient]);
 }

@@ -7,16 +7,15 @@ import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { useCurrentUser, useLogout } from '../auth/current-user';
+import { LoginButton } from '../auth/LoginButton';
 import { useThemeMode } from '../theme/ThemeModeProvider';
-import { loginPath } from '../pages/login-path';
 
 export function Header() {
   const { user, loading } = useCurrentUser();
   const logout = useLogout();
   const { mode, toggle } = useThemeMode();
-  const location = useLocation();
 
   return (
     <AppBar position="static" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -40,13 +39,7 @@ export function Header() {
             <Button onClick={() => void logout()}>Logout</Button>
           </Box>
         ) : (
-          <Button
-            variant="contained"
-            component={RouterLink}
-            to={loginPath(location.pathname + location.search)}
-          >
-            Login with Github
-          </Button>
+          <LoginButton />
         )}
       </Toolbar>
     </AppBar>

@@ -1,10 +1,9 @@
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useCurrentUser } from '../auth/current-user';
-import { loginPath } from './login-path';
+import { LoginButton } from '../auth/LoginButton';
 
 /** Spec texts verbatim; what it offers depends on where the reader is and whether they are signed in. */
 export function NotFoundPage() {
@@ -27,13 +26,7 @@ export function NotFoundPage() {
           Go to agents
         </Link>
       ) : (
-        <Button
-          variant="contained"
-          component={RouterLink}
-          to={loginPath(location.pathname + location.search)}
-        >
-          Login with Github
-        </Button>
+        <LoginButton />
       )}
     </Stack>
   );

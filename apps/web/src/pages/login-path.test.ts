@@ -8,6 +8,8 @@ describe('login paths', () => {
     );
     expect(loginPath('/')).toBe('/login');
     expect(loginPath('//evil.com')).toBe('/login');
+    expect(loginPath('/login?returnUrl=%2Fsettings&error=denied')).toBe('/login?returnUrl=%2Fsettings');
+    expect(loginPath('/login?returnUrl=%2F%2Fevil.com')).toBe('/login');
   });
 
   it('starts the OAuth flow with a sanitised return_uri defaulting to /agents', () => {

@@ -3,6 +3,10 @@ import { safeReturnPath } from '@tandem/shared';
 /** The in-app login page, remembering where to come back to. */
 export function loginPath(returnUrl?: string): string {
   const target = safeReturnPath(returnUrl, '');
+  if (target === '/login' || target.startsWith('/login?')) {
+    // Already on the login page: carry its own returnUrl over (not its error), rather than nest it.
+    return loginPath(new URLSearchParams(target.slice('/login'.length)).get('returnUrl') ?? undefined);
+  }
   return target && target !== '/' && !target.startsWith('/login')
     ? `/login?returnUrl=${encodeURIComponent(target)}`
     : '/login';

@@ -21,10 +21,14 @@ export function storeThemeMode(mode: ThemeMode): void {
   }
 }
 
-/** Alt+T: matched on the physical key because macOS turns Option+T into "†". */
+/**
+ * Alt+T: matched on the physical key because macOS turns Option+T into "†". Auto-repeat is ignored so
+ * holding the keys does not strobe between themes.
+ */
 export function isThemeShortcut(event: KeyboardEvent): boolean {
   return (
     event.altKey &&
+    !event.repeat &&
     !event.ctrlKey &&
     !event.metaKey &&
     (event.code === 'KeyT' || event.key.toLowerCase() === 't')

@@ -3,6 +3,7 @@ import { canMerge, mergeBranches } from '../git/repo-files.js';
 import { commitsBetween, diffFiles, mergeBase, resolveRef } from '../git/repo-reads.js';
 import type { HostIssue, HostRepo, HostReview } from '../store/types.js';
 import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
+import { fileJson } from './repos.js';
 import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issues.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -160,15 +161,7 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
     const bare = host.repoPath(repo);
     const base = (await mergeBase(bare, json.base.sha, json.head.sha)) ?? json.base.sha;
     const files = await diffFiles(bare, base, json.head.sha);
-    return paginate(request, files, (n, v) => reply.header(n, v), ctx).map((f) => ({
-      filename: f.filename,
-      ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}),
-      status: f.status,
-      additions: f.additions,
-      deletions: f.deletions,
-      changes: f.additions + f.deletions,
-      patch: f.patch,
-    }));
+    return paginate(request, files, (n, v) => reply.header(n, v), ctx).map(fileJson);
   });
 
   app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/reviews', async (request) => {

@@ -238,7 +238,7 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
   );
 }
 
-function fileJson(f: Awaited<ReturnType<typeof diffFiles>>[number]) {
+export function fileJson(f: Awaited<ReturnType<typeof diffFiles>>[number]) {
   return {
     filename: f.filename,
     ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}),
