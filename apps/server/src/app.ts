@@ -16,13 +16,14 @@ import { authRoutes } from './routes/auth.js';
 import { githubAuthRoutes } from './routes/github-auth.js';
 import { githubWebhookRoutes } from './routes/github-webhooks.js';
 import { installationRoutes } from './routes/installations.js';
+import { siteRoutes } from './routes/site.js';
 import { healthRoutes } from './routes/health.js';
 import { userRoutes } from './routes/users.js';
 import { SessionService } from './services/sessions.js';
 import { serverVersion } from './version.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins'>;
+  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site'>;
   database: Database;
   secretKey: string;
   logger: Logger;
@@ -112,7 +113,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     secretBox,
     admins: config.admins,
     appSlug: options.appSlug,
+    site: config.site,
   });
+
+  siteRoutes(server, { db: database.db });
 
   await registerWebApp(server, config.webDist ?? defaultWebDist);
   return { server, sessions, routes };

@@ -20,7 +20,12 @@ describe('signing in with the code host', () => {
     expect(await page.getByText('Agents Manager').isVisible()).toBe(true);
     expect(await page.getByRole('banner').getByText('ada').isVisible()).toBe(true);
 
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    // ada is a product admin: the admin links are in her menu.
+    for (const admin of ['Dashboard', 'Task Monitor', 'Style Guide']) {
+      expect(await page.getByRole('menuitem', { name: admin }).isVisible()).toBe(true);
+    }
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('banner').getByRole('link', { name: 'Login with Github' }).waitFor();
     // The session is gone server-side too: protected pages send us back to /.
@@ -46,6 +51,20 @@ describe('signing in with the code host', () => {
     await page.getByRole('button', { name: /eve/ }).click();
     await page.waitForURL(/\/agents$/);
     expect(await page.evaluate(() => localStorage.getItem('installation'))).toMatch(/^\d+$/);
+    await context.close();
+  });
+
+  it('shows bob, who is no admin, a menu without admin links', async () => {
+    const { page, context } = await browser.newPage();
+    await signInAs(page, 'bob');
+    await page.waitForURL(/\/agents$/);
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    for (const item of ['GitHub Profile', 'Repositories', 'Documentation', 'Settings', 'Logout']) {
+      expect(await page.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
+    }
+    expect(await page.getByRole('menuitem', { name: 'Dashboard' }).count()).toBe(0);
+    // bob belongs to one installation only: no installation switcher.
+    expect(await page.getByText('Installation', { exact: true }).count()).toBe(0);
     await context.close();
   });
 

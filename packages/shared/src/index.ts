@@ -5,3 +5,7 @@ export * from './errors/validation.js';
 export * from './errors/http-messages.js';
 export * from './constants.js';
 export * from './lib/return-path.js';
+export * from './lib/relative-time.js';
+export * from './lib/avatar-colors.js';
+export * from './lib/truncate.js';
+export * from './api/site.js';

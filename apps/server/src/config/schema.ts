@@ -83,6 +83,16 @@ export const envSchema = z.object({
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_WEBHOOK_SECRET: optionalString,
   CODEHOST_PORT: port(8081),
+  TANDEM_DISCORD_URL: httpUrl,
+  TANDEM_SUPPORT_EMAIL: z.string().trim().email('must be an email address').default('support@tandem.local'),
+  /** "Label=https://url,Label=https://url" */
+  TANDEM_SOCIAL_LINKS: optionalString.refine(
+    (v) => v === undefined || v.split(',').every((pair) => /^[^=]+=https?:\/\/\S+$/.test(pair.trim())),
+    'must be comma-separated Label=https://… pairs',
+  ),
+  TANDEM_LANDING_CLAIM: optionalString,
+  TANDEM_CLOUD_HOST: z.string().trim().min(1).default('the operator of this Tandem installation'),
+  TANDEM_MODEL_PROVIDERS: z.string().trim().min(1).default('Anthropic,OpenAI'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -100,6 +110,16 @@ export interface Config {
   /** Lower-cased logins of product admins. */
   admins: ReadonlySet<string>;
   github: GitHubConfig;
+  site: SiteConfig;
+}
+
+export interface SiteConfig {
+  discordUrl: string | null;
+  supportEmail: string;
+  socialLinks: { label: string; url: string }[];
+  landingClaim: string | null;
+  cloudHost: string;
+  modelProviders: string[];
 }
 
 export interface GitHubAppConfig {
@@ -158,6 +178,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
         .filter(Boolean),
     ),
     github: githubConfig(e, cwd),
+    site: {
+      discordUrl: e.TANDEM_DISCORD_URL ?? null,
+      supportEmail: e.TANDEM_SUPPORT_EMAIL,
+      socialLinks: (e.TANDEM_SOCIAL_LINKS ?? '')
+        .split(',')
+        .filter((pair) => pair.includes('='))
+        .map((pair) => {
+          const [label = '', ...url] = pair.trim().split('=');
+          return { label: label.trim(), url: url.join('=').trim() };
+        }),
+      landingClaim: e.TANDEM_LANDING_CLAIM ?? null,
+      cloudHost: e.TANDEM_CLOUD_HOST,
+      modelProviders: e.TANDEM_MODEL_PROVIDERS.split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    },
   };
 }
 

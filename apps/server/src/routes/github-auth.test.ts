@@ -157,11 +157,16 @@ describe('signing in with the code host', () => {
 
   it('tells the web app where to install the App', async () => {
     const res = await app.server.inject('/api/config');
-    expect(res.json()).toEqual({
+    expect(res.json()).toMatchObject({
       product_name: 'Tandem',
       code_host_url: app.codeHost!.url,
       install_url: `${app.codeHost!.url}/apps/tandem/installations/new`,
       app_slug: 'tandem',
+      site: {
+        landing_claim: null,
+        support_email: 'support@tandem.local',
+        model_providers: ['Anthropic', 'OpenAI'],
+      },
     });
   });
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { users, userSettings, type Db } from '@tandem/db';
 import { PRODUCT_NAME, setActiveInstallationSchema, type ClientConfig } from '@tandem/shared';
 import { requireUser } from '../auth/authenticate.js';
+import type { SiteConfig } from '../config/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { AppError, notFound } from '../errors/app-error.js';
 import type { CodeHostGateway } from '../github/gateway.js';
@@ -16,6 +17,7 @@ export interface InstallationRouteDeps {
   secretBox: SecretBox;
   admins: ReadonlySet<string>;
   appSlug: string;
+  site: SiteConfig;
 }
 
 export function installationRoutes(app: FastifyInstance, deps: InstallationRouteDeps): void {
@@ -25,6 +27,14 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
       code_host_url: deps.gateway.webUrl,
       install_url: deps.gateway.installUrl,
       app_slug: deps.appSlug,
+      site: {
+        discord_url: deps.site.discordUrl,
+        support_email: deps.site.supportEmail,
+        social_links: deps.site.socialLinks,
+        landing_claim: deps.site.landingClaim,
+        cloud_host: deps.site.cloudHost,
+        model_providers: deps.site.modelProviders,
+      },
     };
     return body;
   });

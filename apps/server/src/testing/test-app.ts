@@ -6,6 +6,7 @@ import { installations, memberships, repositories, users } from '@tandem/db';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '@tandem/db/testing';
 import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { buildApp, type App } from '../app.js';
+import { loadConfig } from '../config/schema.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 
 export const TEST_INDEX_HTML =
@@ -68,7 +69,13 @@ export async function createTestApp(
         },
   );
   const app = await buildApp({
-    config: { publicUrl: undefined, sessionDays: 30, webDist, admins: new Set(['ada']) },
+    config: {
+      publicUrl: undefined,
+      sessionDays: 30,
+      webDist,
+      admins: new Set(['ada']),
+      site: loadConfig({}).site,
+    },
     database,
     secretKey: 'test-secret-key-test-secret-key-test',
     logger: pino({ level: 'silent' }),

@@ -1,14 +1,16 @@
 import Box from '@mui/material/Box';
 import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
 import { SignedInRedirects } from '../routing/SignedInRedirects';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { PageSpinner } from './PageSpinner';
+import { isWorkspacePath } from './site-sections';
 
 export function AppLayout() {
   usePageTitle();
+  const { pathname } = useLocation();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <Header />
@@ -19,7 +21,7 @@ export function AppLayout() {
           </Suspense>
         </SignedInRedirects>
       </Box>
-      <Footer />
+      {isWorkspacePath(pathname) ? null : <Footer />}
     </Box>
   );
 }

@@ -7,15 +7,24 @@ import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
-import { useCurrentUser, useLogout } from '../auth/current-user';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { useClientConfig } from '../api/config';
+import { useCurrentUser } from '../auth/current-user';
 import { LoginButton } from '../auth/LoginButton';
 import { useThemeMode } from '../theme/ThemeModeProvider';
+import { isWorkspacePath } from './site-sections';
+import { UserMenu } from './UserMenu';
 
 export function Header() {
   const { user, loading } = useCurrentUser();
-  const logout = useLogout();
   const { mode, toggle } = useThemeMode();
+  const location = useLocation();
+  const config = useClientConfig();
+  const small = useMediaQuery(useTheme().breakpoints.down('sm'));
+  const showSiteLinks = !small && !isWorkspacePath(location.pathname);
+  const discord = config.data?.site.discord_url;
 
   return (
     <AppBar position="static" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -24,19 +33,36 @@ export function Header() {
           component={RouterLink}
           to="/agents"
           variant="h6"
-          sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}
+          aria-label="Tandem home"
+          sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700 }}
         >
           Tandem
         </Typography>
+        <Box sx={{ flexGrow: 1 }} />
+        {showSiteLinks ? (
+          <Box component="nav" aria-label="Site" sx={{ display: 'flex', gap: 1 }}>
+            <Button component={RouterLink} to="/docs" color="inherit">
+              Docs
+            </Button>
+            {discord ? (
+              <Button href={discord} target="_blank" rel="noopener" color="inherit">
+                Discord
+              </Button>
+            ) : null}
+          </Box>
+        ) : null}
         <Tooltip title="Toggle theme (Alt+T)">
           <IconButton aria-label="Toggle theme" onClick={toggle}>
             {mode === 'dark' ? <LightModeIcon /> : <DarkModeIcon />}
           </IconButton>
         </Tooltip>
+        {/* The unread bell and the running-agents spinner join here with the agents UI. */}
         {loading ? null : user ? (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <Typography variant="body2">{user.username}</Typography>
-            <Button onClick={() => void logout()}>Logout</Button>
+            <Typography variant="body2" sx={{ display: { xs: 'none', sm: 'block' } }}>
+              {user.username}
+            </Typography>
+            <UserMenu user={user} />
           </Box>
         ) : (
           <LoginButton />

@@ -1,20 +1,66 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
+import { useMemo, useState } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useClientConfig } from '../api/config';
+import { useCurrentUser } from '../auth/current-user';
+import { DemoRequestDialog } from '../demo/DemoRequestDialog';
+import { chooseLandingVariant } from '../landing/landing-variant';
+
+function safeStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
 
 export function LandingPage() {
+  const [params] = useSearchParams();
+  const query = params.get('landingVariant');
+  const variant = useMemo(() => chooseLandingVariant(query, safeStorage()), [query]);
+  const claim = useClientConfig().data?.site.landing_claim;
+  const { user } = useCurrentUser();
+  const [demoOpen, setDemoOpen] = useState(false);
+  // New Repo needs an account first; after login the repositories page opens its create dialog.
+  const newRepo = '/gh?openCreateRepo=true';
+  const withLogin = (to: string) => (user ? to : `/login?returnUrl=${encodeURIComponent(to)}`);
+
   return (
-    <Stack spacing={3} sx={{ alignItems: 'center', textAlign: 'center', py: 12, px: 2 }}>
+    <Stack
+      spacing={3}
+      sx={{ alignItems: 'center', textAlign: 'center', py: 12, px: 2 }}
+      data-variant={variant}
+    >
       <Typography variant="h3" component="h1" sx={{ fontWeight: 700 }}>
-        Tandem
+        AI coding agents that work on your GitHub repositories
       </Typography>
-      <Typography variant="h6" color="text.secondary">
-        AI coding agents that work on your GitHub repositories.
+      <Typography variant="h6" color="text.secondary" sx={{ maxWidth: 720 }}>
+        Tandem clones your repository into a sandbox, edits, runs your tests, commits and opens pull requests,
+        while you watch and steer it in a live chat.
       </Typography>
-      <Button variant="contained" size="large" component={RouterLink} to="/login">
-        Login with Github
-      </Button>
+      {claim ? <Typography color="text.secondary">Installed on {claim} repositories</Typography> : null}
+      {variant === 'twobutton' ? (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <Button variant="contained" size="large" component={RouterLink} to={withLogin(newRepo)}>
+            New Repo
+          </Button>
+          <Button variant="outlined" size="large" component={RouterLink} to={withLogin('/gh')}>
+            Existing Repo
+          </Button>
+        </Stack>
+      ) : (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <Button variant="contained" size="large" component={RouterLink} to="/login">
+            Login with Github
+          </Button>
+          <Button variant="outlined" size="large" onClick={() => setDemoOpen(true)}>
+            Request a Demo
+          </Button>
+        </Stack>
+      )}
+      <DemoRequestDialog open={demoOpen} onClose={() => setDemoOpen(false)} />
     </Stack>
   );
 }

@@ -13,6 +13,8 @@ describe('signedInRedirect', () => {
     ['/agents', false, '/installations'],
     ['/', false, '/installations'],
     ['/installations', false, null],
+    ['/docs/cli', false, null],
+    ['/blog', false, null],
   ])('%s (active installation: %s) → %s', (path, active, expected) => {
     expect(signedInRedirect(path, active)).toBe(expected);
   });

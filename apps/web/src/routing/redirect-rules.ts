@@ -1,3 +1,5 @@
+import { isPublicPath } from '../layout/site-sections';
+
 /**
  * Where a signed-in user is sent before a page renders (platform §2), or null to stay. Pure, so the
  * rules are unit-tested without a browser.
@@ -5,7 +7,9 @@
 export function signedInRedirect(pathname: string, hasActiveInstallation: boolean): string | null {
   const dashboard = /^\/dashboard\/(activity|settings|repo|installations)(\/.*)?$/.exec(pathname);
   if (dashboard) return `/${dashboard[1]}${dashboard[2] ?? ''}`;
-  if (!hasActiveInstallation && pathname !== '/installations') return '/installations';
+  // Public pages (docs, blog…) stay readable for a user who has not installed the App yet.
+  if (!hasActiveInstallation && pathname !== '/installations' && !isPublicPath(pathname))
+    return '/installations';
   if (pathname === '/' || pathname === '/activity') return '/agents';
   return null;
 }

@@ -41,6 +41,7 @@ describe('ThemeModeProvider', () => {
 
     act(() => {
       fireEvent.keyDown(window, { key: 't', code: 'KeyT', altKey: false });
+      fireEvent.keyDown(window, { key: '†', code: 'KeyT', altKey: true, repeat: true });
     });
     expect(screen.getByRole('button').textContent).toBe('mode:dark');
 

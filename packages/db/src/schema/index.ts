@@ -2,3 +2,4 @@ export * from './users.js';
 export * from './sessions.js';
 export * from './installations.js';
 export * from './webhooks.js';
+export * from './site.js';

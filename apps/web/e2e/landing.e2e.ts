@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './support/browser.js';
+
+describe('landing page', () => {
+  const browser = useBrowser();
+
+  it('shows New Repo and Existing Repo in the twobutton variant', async () => {
+    const { page, context } = await browser.newPage();
+    await page.goto('/?landingVariant=twobutton');
+    const main = page.getByRole('main');
+    await main.getByRole('link', { name: 'New Repo' }).waitFor();
+    expect(await main.getByRole('link', { name: 'Existing Repo' }).getAttribute('href')).toBe(
+      '/login?returnUrl=%2Fgh',
+    );
+    expect(await main.getByRole('button', { name: 'Request a Demo' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows login and demo in loginrequest, remembers it, and ignores an invalid variant', async () => {
+    const { page, context } = await browser.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto('/landing?landingVariant=loginrequest');
+    const main = page.getByRole('main');
+    await main.getByRole('button', { name: 'Request a Demo' }).waitFor();
+    expect(await main.getByRole('link', { name: 'Login with Github' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('landingVariant'))).toBe('loginrequest');
+
+    await page.goto('/?landingVariant=rainbow');
+    await main.getByRole('button', { name: 'Request a Demo' }).waitFor();
+    expect(warnings).toContain('Ignoring invalid landingVariant "rainbow"');
+    await context.close();
+  });
+
+  it('runs the demo request dialog through validation, success and error', async () => {
+    const { page, context } = await browser.newPage();
+    await page.goto('/?landingVariant=loginrequest');
+    await page.getByRole('button', { name: 'Request a Demo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Request a Demo' });
+    await dialog.getByRole('button', { name: 'Request Demo' }).click();
+    await dialog.getByText('Email is required').waitFor();
+    await dialog.getByRole('textbox', { name: /email/i }).fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Request Demo' }).click();
+    await dialog.getByText('Please enter a valid email address').waitFor();
+    await dialog.getByRole('textbox', { name: /email/i }).fill('cto@example.com');
+    await dialog.getByRole('button', { name: 'Request Demo' }).click();
+    await dialog.getByText('Request Submitted!').waitFor();
+    expect(await dialog.getByText("We'll be in touch within 24 hours").isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await page.route('**/api/demo/request', (route) => route.fulfill({ status: 500, body: 'down' }));
+    await page.getByRole('button', { name: 'Request a Demo' }).click();
+    await dialog.getByRole('textbox', { name: /email/i }).fill('cto@example.com');
+    await dialog.getByRole('button', { name: 'Request Demo' }).click();
+    await dialog.getByText('Something went wrong').waitFor();
+    await dialog.getByRole('button', { name: 'Try Again' }).click();
+    await dialog.getByRole('button', { name: 'Request Demo' }).waitFor();
+    await context.close();
+  });
+});
