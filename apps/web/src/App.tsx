@@ -12,6 +12,7 @@ const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 const InstallationsPage = lazy(() => import('./pages/InstallationsPage'));
 const AgentsPage = lazy(() => import('./pages/AgentsPage'));
 const PopupCompletePage = lazy(() => import('./pages/PopupCompletePage'));
+const DocsPage = lazy(() => import('./docs/DocsPage'));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -41,6 +42,8 @@ const router = createBrowserRouter([
           </RequireUser>
         ),
       },
+      { path: '/docs/*', element: <DocsPage /> },
+      { path: '/docs', element: <DocsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
