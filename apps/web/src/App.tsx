@@ -13,6 +13,10 @@ const InstallationsPage = lazy(() => import('./pages/InstallationsPage'));
 const AgentsPage = lazy(() => import('./pages/AgentsPage'));
 const PopupCompletePage = lazy(() => import('./pages/PopupCompletePage'));
 const DocsPage = lazy(() => import('./docs/DocsPage'));
+const TeamPage = lazy(() => import('./site/TeamPage'));
+const PrivacyPage = lazy(() => import('./site/PrivacyPage'));
+const StyleguidePage = lazy(() => import('./site/StyleguidePage'));
+const CliAuthSuccessPage = lazy(() => import('./site/CliAuthSuccessPage'));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -42,6 +46,10 @@ const router = createBrowserRouter([
           </RequireUser>
         ),
       },
+      { path: '/team', element: <TeamPage /> },
+      { path: '/privacy', element: <PrivacyPage /> },
+      { path: '/styleguide', element: <StyleguidePage /> },
+      { path: '/cli-auth-success', element: <CliAuthSuccessPage /> },
       { path: '/docs/*', element: <DocsPage /> },
       { path: '/docs', element: <DocsPage /> },
       { path: '*', element: <NotFoundPage /> },

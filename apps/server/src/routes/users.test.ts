@@ -1,5 +1,5 @@
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { SESSION_COOKIE, userSchema } from '@tandem/shared';
+import { cliTokenResponseSchema, SESSION_COOKIE, userSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
@@ -108,5 +108,28 @@ describe.each(testDatabaseKinds())('sessions and /api/users/me on %s', (kind) =>
       headers: { authorization: `Bearer ${mallory.token}` },
     });
     expect(bearer.statusCode).toBe(200);
+  });
+
+  it('issues a separate CLI token to a signed-in browser, which works as a Bearer token', async () => {
+    const ada = await app.signIn({ username: 'ada-cli' });
+    const anonymous = await app.server.inject({
+      method: 'POST',
+      url: '/api/auth/cli-token',
+      headers: { 'x-tandem-csrf': '1' },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/auth/cli-token',
+      cookies: { [SESSION_COOKIE]: ada.token },
+      headers: { 'x-tandem-csrf': '1' },
+    });
+    const { token } = cliTokenResponseSchema.parse(res.json());
+    expect(token).not.toBe(ada.token);
+    const me = await app.server.inject({
+      url: '/api/users/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(me.json()).toMatchObject({ username: 'ada-cli' });
   });
 });

@@ -27,3 +27,10 @@ export type User = z.infer<typeof userSchema>;
 
 export const logoutResponseSchema = z.object({ success: z.boolean() });
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
+
+/** POST /api/auth/cli-token: a token for the `tandem` CLI, issued to a signed-in browser session. */
+export const cliTokenResponseSchema = z.object({ token: z.string(), expires_at: z.string() });
+export type CliTokenResponse = z.infer<typeof cliTokenResponseSchema>;
+
+/** Where the CLI keeps its configuration, relative to the home directory. */
+export const CLI_CONFIG_PATH = '~/.config/tandem/config.json';

@@ -1,0 +1,78 @@
+import Alert from '@mui/material/Alert';
+import Container from '@mui/material/Container';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { CLI_CONFIG_PATH, cliTokenResponseSchema } from '@tandem/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { apiFetch } from '../api/client';
+import { useCurrentUser } from '../auth/current-user';
+import { LoginButton } from '../auth/LoginButton';
+import { PageSpinner } from '../layout/PageSpinner';
+import { CopyBlock } from './CopyBlock';
+
+export function cliConfigFile(url: string, token: string): string {
+  return `${JSON.stringify({ url, token }, null, 2)}\n`;
+}
+
+export function cliConfigCommand(url: string, token: string): string {
+  const dir = CLI_CONFIG_PATH.replace(/\/[^/]+$/, '');
+  return `mkdir -p ${dir} && cat > ${CLI_CONFIG_PATH} <<'EOF'\n${cliConfigFile(url, token)}EOF`;
+}
+
+/** Gives the `tandem` CLI its token: from the query, or issued now for the signed-in user. */
+export function CliAuthSuccessPage() {
+  const [params] = useSearchParams();
+  const fromQuery = params.get('token');
+  const { user, loading } = useCurrentUser();
+  const issued = useQuery({
+    queryKey: ['cli-token', user?.user_id],
+    queryFn: () => apiFetch('/api/auth/cli-token', { method: 'POST', schema: cliTokenResponseSchema }),
+    enabled: !fromQuery && !!user,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const token = fromQuery ?? issued.data?.token;
+  const url = window.location.origin;
+
+  let body;
+  if (token) {
+    body = (
+      <Stack spacing={3}>
+        <Alert severity="success">
+          You are signed in to the Tandem CLI. Finish the setup with one of these:
+        </Alert>
+        <Typography variant="h6" component="h2">
+          Run this command
+        </Typography>
+        <CopyBlock label="config command" text={cliConfigCommand(url, token)} />
+        <Typography variant="h6" component="h2">
+          Or save this as {CLI_CONFIG_PATH}
+        </Typography>
+        <CopyBlock label="config file" text={cliConfigFile(url, token)} />
+      </Stack>
+    );
+  } else if (loading || issued.isPending) {
+    body = <PageSpinner />;
+  } else if (!user) {
+    body = (
+      <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+        <Typography>Sign in to get a token for the CLI.</Typography>
+        <LoginButton />
+      </Stack>
+    );
+  } else {
+    body = <Alert severity="error">Could not issue a CLI token. Please reload or try again later.</Alert>;
+  }
+
+  return (
+    <Container maxWidth="md" sx={{ py: 6 }}>
+      <Typography variant="h4" component="h1" gutterBottom>
+        Tandem CLI
+      </Typography>
+      {body}
+    </Container>
+  );
+}
+
+export default CliAuthSuccessPage;
