@@ -17,6 +17,7 @@ import { githubAuthRoutes } from './routes/github-auth.js';
 import { githubWebhookRoutes } from './routes/github-webhooks.js';
 import { installationRoutes } from './routes/installations.js';
 import { siteRoutes } from './routes/site.js';
+import { trackingRoutes } from './routes/tracking.js';
 import { healthRoutes } from './routes/health.js';
 import { userRoutes } from './routes/users.js';
 import { SessionService } from './services/sessions.js';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   siteRoutes(server, { db: database.db });
+  trackingRoutes(server, { db: database.db });
 
   await registerWebApp(server, config.webDist ?? defaultWebDist);
   return { server, sessions, routes };

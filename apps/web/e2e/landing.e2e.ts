@@ -59,4 +59,30 @@ describe('landing page', () => {
     await dialog.getByRole('button', { name: 'Request Demo' }).waitFor();
     await context.close();
   });
+
+  it('records the visit for a signed-out visitor and keeps the lead id', async () => {
+    const { page, context } = await browser.newPage();
+    const visit = page.waitForResponse((r) => r.url().endsWith('/api/track-visit'));
+    await page.goto('/?utm_source=newsletter&utm_campaign=launch');
+    expect((await visit).status()).toBe(200);
+    await page.waitForFunction(() => localStorage.getItem('lead_id') !== null);
+    const lead = JSON.parse((await page.evaluate(() => localStorage.getItem('lead'))) ?? '{}');
+    expect(lead).toMatchObject({ utm_source: 'newsletter', utm_campaign: 'launch' });
+    await context.close();
+  });
+
+  it('loads no editor or docs code on the landing page', async () => {
+    const { page, context } = await browser.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await page.goto('/?landingVariant=twobutton');
+    await page.getByRole('main').getByRole('link', { name: 'New Repo' }).waitFor();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((url) => /monaco|editor|DocsPage|markdown/i.test(url))).toEqual([]);
+    const bodies = await Promise.all(scripts.map((url) => page.request.get(url).then((r) => r.text())));
+    expect(bodies.some((body) => body.includes('monaco-editor') || body.includes('DOMPurify'))).toBe(false);
+    await context.close();
+  });
 });

@@ -9,3 +9,4 @@ export * from './lib/relative-time.js';
 export * from './lib/avatar-colors.js';
 export * from './lib/truncate.js';
 export * from './api/site.js';
+export * from './api/tracking.js';

@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
 import { SignedInRedirects } from '../routing/SignedInRedirects';
+import { useTracking } from '../tracking/useTracking';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { PageSpinner } from './PageSpinner';
@@ -10,6 +11,7 @@ import { isWorkspacePath } from './site-sections';
 
 export function AppLayout() {
   usePageTitle();
+  useTracking();
   const { pathname } = useLocation();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>

@@ -1,0 +1,60 @@
+import { leads, sessionEvents } from '@tandem/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app.js';
+
+describe('visit and session tracking', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+    await app.server.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('creates a lead once and keeps its id on later visits', async () => {
+    const first = await app.server.inject({
+      method: 'POST',
+      url: '/api/track-visit',
+      payload: { lead_data: { utm_source: 'linkedin', landing_variant: 'twobutton' } },
+    });
+    const { lead_id } = first.json();
+    expect(lead_id).toMatch(/[0-9a-f-]{36}/);
+    const again = await app.server.inject({
+      method: 'POST',
+      url: '/api/track-visit',
+      payload: { lead_id, lead_data: { utm_source: 'google' } },
+    });
+    expect(again.json()).toEqual({ lead_id });
+    const rows = await app.database.db.select().from(leads);
+    expect(rows).toEqual([expect.objectContaining({ id: lead_id, data: { utm_source: 'google' } })]);
+  });
+
+  it('stores a batch sent by beacon as text, and rejects garbage with a clear error', async () => {
+    const events = JSON.stringify([
+      { type: 'page_view', timestamp: Date.now(), data: { path: '/' } },
+      { type: 'scroll', timestamp: Date.now(), data: { percent: 40 } },
+      { type: 'end', timestamp: Date.now() },
+    ]);
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/track-session',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      payload: JSON.stringify({ lead_id: 'lead-x', events }),
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await app.database.db.select().from(sessionEvents)).map((e) => e.type)).toEqual([
+      'page_view',
+      'scroll',
+      'end',
+    ]);
+
+    const bad = await app.server.inject({
+      method: 'POST',
+      url: '/api/track-session',
+      payload: { events: '[{"type":"nap"}]' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toBe('events must be a JSON array of tracking events');
+  });
+});
