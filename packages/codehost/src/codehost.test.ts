@@ -159,6 +159,9 @@ describe('local code host', () => {
   it('answers the REST reads and writes the product uses through Octokit', async () => {
     const octokit = api(await host.issueInstallationToken(1000));
     const repo = { owner: 'acme', repo: 'webapp' };
+    const { data: repoJson } = await octokit.rest.repos.get(repo);
+    expect(repoJson.html_url).toBe(`${host.url}/acme/webapp`);
+    expect(repoJson.owner.avatar_url).toBe(`${host.url}/avatars/acme.svg`);
     const readme = await octokit.rest.repos.getContent({ ...repo, path: 'README.md' });
     expect('content' in readme.data && Buffer.from(readme.data.content, 'base64').toString()).toContain(
       '# webapp',

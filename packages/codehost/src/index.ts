@@ -64,14 +64,15 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     webhooks,
     appPublicKey: appPublicKey(credentials.privateKey),
     setupUrl: options.setupUrl,
-    shapes: new Shapes(host, '', ''),
+    shapes: new Shapes(host),
   };
   const server = await createCodeHostServer(ctx, logger);
   await server.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, '');
-  ctx.shapes = new Shapes(host, url, `${url}/api/v3`);
+  // Handlers hold this same Shapes object, so every URL they build uses the real address.
+  ctx.shapes.setUrls(url, `${url}/api/v3`);
 
   return {
     url,

@@ -52,17 +52,20 @@ interface TransportOptions {
 /**
  * Innermost hooks, so they run again on every retry: a fresh token from the token source and a
  * fresh per-attempt timeout (Octokit has none; a hung code host would stall an agent for ever).
+ * Hook chains hand every layer the same options object, so changes must be made in place; the
+ * caller's own abort signal is remembered so a retry does not inherit an expired timeout.
  */
 function transport(octokit: CoreOctokit, options: OctokitOptions) {
   const { tokenSource, requestTimeoutMs } = options.transport as TransportOptions;
+  const callerSignals = new WeakMap<object, AbortSignal | undefined>();
   octokit.hook.wrap('request', async (request, endpoint) => {
+    const settings = (endpoint.request ??= {});
+    if (!callerSignals.has(endpoint)) callerSignals.set(endpoint, settings.signal ?? undefined);
+    const callerSignal = callerSignals.get(endpoint);
     const timeout = AbortSignal.timeout(requestTimeoutMs);
-    const callerSignal = endpoint.request?.signal;
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
-    const headers = tokenSource
-      ? { ...endpoint.headers, authorization: `token ${await tokenSource()}` }
-      : endpoint.headers;
-    return request({ ...endpoint, headers, request: { ...endpoint.request, signal } });
+    settings.signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    if (tokenSource) endpoint.headers.authorization = `token ${await tokenSource()}`;
+    return request(endpoint);
   });
 }
 
@@ -89,7 +92,10 @@ export interface ClientAuth {
 }
 
 /** Builds the client; `createGitHubClient` and the App auth provider both come through here. */
-export function buildClient(options: Omit<GitHubClientOptions, 'auth' | 'throttleKey'>, auth: ClientAuth) {
+export function buildClient(
+  options: Omit<GitHubClientOptions, 'auth' | 'throttleKey'>,
+  auth: ClientAuth,
+): GitHubClient {
   const baseUrl = trimSlash(options.baseUrl);
   const delayScale = options.retryDelayScale ?? 1;
   if (!(delayScale > 0)) throw new Error('retryDelayScale must be a positive number');
@@ -103,7 +109,7 @@ export function buildClient(options: Omit<GitHubClientOptions, 'auth' | 'throttl
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ...(auth.tokenSource ? { tokenSource: auth.tokenSource } : {}),
   };
-  const octokit: GitHubClient = new GitHubOctokit({
+  return new GitHubOctokit({
     baseUrl,
     userAgent: options.userAgent ?? 'tandem',
     log: octokitLog(options.logger),
@@ -113,7 +119,6 @@ export function buildClient(options: Omit<GitHubClientOptions, 'auth' | 'throttl
     retry: retryOptions(limits),
     throttle: throttleOptions(limits),
   });
-  return octokit;
 }
 
 /**

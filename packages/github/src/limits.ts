@@ -1,6 +1,6 @@
 /**
- * The code-host client's retry and throttle rules (workspace §4 and §9). The Octokit client built
- * on them arrives with the code-host issue; the numbers live here so every caller shares them.
+ * The code-host client's retry and throttle rules (workspace §4 and §9); `rate-limits.ts` turns
+ * them into the Octokit plugins' options. The numbers live here so every caller shares them.
  */
 export const RETRY = {
   retries: 3,

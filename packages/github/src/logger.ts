@@ -7,10 +7,16 @@ export interface ClientLogger {
 }
 
 /**
- * Octokit's own `log`: its debug/info chatter (one line per request) is dropped; its warnings and
- * errors go to the client logger, or nowhere when there is none (tests pass none, so they are quiet).
+ * Octokit's own `log`. Its debug/info lines and its per-request error lines (every 404 would be
+ * one; callers handle those errors) are dropped; its warnings (e.g. auth clock skew) go to the
+ * client logger, or nowhere when there is none, which keeps tests quiet.
  */
 export function octokitLog(logger: ClientLogger | undefined) {
-  const forward = (message: string) => logger?.warn(message, { source: 'octokit' });
-  return { debug: () => {}, info: () => {}, warn: forward, error: forward };
+  const ignore = () => {};
+  return {
+    debug: ignore,
+    info: ignore,
+    warn: (message: string) => logger?.warn(message, { source: 'octokit' }),
+    error: ignore,
+  };
 }

@@ -53,7 +53,11 @@ const unlimitedGroup = {
   }),
 } as unknown as LimiterGroup;
 
-/** @octokit/plugin-throttling options: workspace §9's limits and §4's retry-once rule. */
+/**
+ * @octokit/plugin-throttling options: workspace §4's retry-once rule and §9's limits. The plugin's
+ * own limiter groups already hold THROTTLE's numbers (global 10; auth 1; search 1 / 2000 ms; write
+ * 1 / 1000 ms; notifications 1 / 3000 ms; priority 0-9, default 5); GraphQL queries count as writes.
+ */
 export function throttleOptions(settings: LimitSettings): ThrottlingOptions {
   const { logger } = settings;
   const onLimit =

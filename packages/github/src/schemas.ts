@@ -21,7 +21,11 @@ export const pullSummarySchema = z.object({
 });
 export type PullSummary = z.infer<typeof pullSummarySchema>;
 
-export const issueSummarySchema = z.object({ title: z.string(), body: z.string(), comments: z.number().int() });
+export const issueSummarySchema = z.object({
+  title: z.string(),
+  body: z.string(),
+  comments: z.number().int(),
+});
 export type IssueSummary = z.infer<typeof issueSummarySchema>;
 
 export const branchComparisonSchema = z.object({

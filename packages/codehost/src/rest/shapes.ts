@@ -4,11 +4,16 @@ import type { CommitInfo } from '../git/repo-reads.js';
 
 /** JSON in GitHub's shapes. Only the fields clients read are filled; URLs point at this host. */
 export class Shapes {
-  constructor(
-    private readonly host: Host,
-    readonly webUrl: string,
-    readonly apiUrl: string,
-  ) {}
+  /** Known only once the server listens (port 0 picks one), so they are set after start-up. */
+  webUrl = '';
+  apiUrl = '';
+
+  constructor(private readonly host: Host) {}
+
+  setUrls(webUrl: string, apiUrl: string): void {
+    this.webUrl = webUrl;
+    this.apiUrl = apiUrl;
+  }
 
   account(login: string) {
     const user = this.host.user(login);

@@ -2,7 +2,10 @@ import type { GitHubClient } from '../client.js';
 import type { BranchComparison, CommitDiff, CommitSummary } from '../schemas.js';
 import { firstLine, type RepoRef } from './repo-ref.js';
 
-export async function getCommit(octokit: GitHubClient, at: RepoRef & { ref: string }): Promise<CommitSummary> {
+export async function getCommit(
+  octokit: GitHubClient,
+  at: RepoRef & { ref: string },
+): Promise<CommitSummary> {
   const { data } = await octokit.rest.repos.getCommit({ owner: at.owner, repo: at.repo, ref: at.ref });
   return { title: firstLine(data.commit.message), sha: data.sha };
 }

@@ -38,7 +38,10 @@ export async function listPullCommits(
 }
 
 /** The numbers of the pull requests that contain a commit. */
-export async function pullsForCommit(octokit: GitHubClient, at: RepoRef & { sha: string }): Promise<number[]> {
+export async function pullsForCommit(
+  octokit: GitHubClient,
+  at: RepoRef & { sha: string },
+): Promise<number[]> {
   const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
     owner: at.owner,
     repo: at.repo,
