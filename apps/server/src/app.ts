@@ -16,7 +16,9 @@ import { authRoutes } from './routes/auth.js';
 import { githubAuthRoutes } from './routes/github-auth.js';
 import { githubWebhookRoutes } from './routes/github-webhooks.js';
 import { installationRoutes } from './routes/installations.js';
+import { blogRoutes } from './routes/blog.js';
 import { siteRoutes } from './routes/site.js';
+import { blogPageMeta } from './services/blog-meta.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { healthRoutes } from './routes/health.js';
 import { userRoutes } from './routes/users.js';
@@ -120,6 +122,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   siteRoutes(server, { db: database.db });
   trackingRoutes(server, { db: database.db });
 
-  await registerWebApp(server, config.webDist ?? defaultWebDist);
+  await blogRoutes(server, { db: database.db });
+
+  await registerWebApp(server, config.webDist ?? defaultWebDist, {
+    pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
+  });
   return { server, sessions, routes };
 }

@@ -4,6 +4,7 @@ import { buildApp, type App } from './app.js';
 import { resolveSecretKey } from './auth/secret-key.js';
 import type { Config } from './config/schema.js';
 import { setUpCodeHost, type CodeHostSetup } from './github/code-host-setup.js';
+import { ensureWelcomePost } from './services/blog.js';
 
 export interface RunningServer {
   app: App;
@@ -23,6 +24,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       logger.warn('TANDEM_SECRET_KEY is not set: sessions will not be valid across several servers');
     }
     const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+    await ensureWelcomePost(database.db);
     codeHost = await setUpCodeHost(config, logger);
     const app = await buildApp({
       config,

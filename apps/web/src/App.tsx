@@ -17,6 +17,9 @@ const TeamPage = lazy(() => import('./site/TeamPage'));
 const PrivacyPage = lazy(() => import('./site/PrivacyPage'));
 const StyleguidePage = lazy(() => import('./site/StyleguidePage'));
 const CliAuthSuccessPage = lazy(() => import('./site/CliAuthSuccessPage'));
+const BlogListPage = lazy(() => import('./blog/BlogListPage'));
+const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
+const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -50,6 +53,16 @@ const router = createBrowserRouter([
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/styleguide', element: <StyleguidePage /> },
       { path: '/cli-auth-success', element: <CliAuthSuccessPage /> },
+      { path: '/blog', element: <BlogListPage /> },
+      { path: '/blog/:postId', element: <BlogPostPage /> },
+      {
+        path: '/admin/blog',
+        element: (
+          <RequireUser>
+            <AdminBlogPage />
+          </RequireUser>
+        ),
+      },
       { path: '/docs/*', element: <DocsPage /> },
       { path: '/docs', element: <DocsPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -10,3 +10,4 @@ export * from './lib/avatar-colors.js';
 export * from './lib/truncate.js';
 export * from './api/site.js';
 export * from './api/tracking.js';
+export * from './api/blog.js';

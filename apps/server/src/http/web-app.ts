@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,8 +16,41 @@ export function isServerPath(url: string): boolean {
  * Serves the built single-page app with history fallback: any other GET renders index.html so
  * client-side routes (and the client's own 404 page) work on reload and deep links.
  */
-export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+/** Tags for link previews (Open Graph) of a page, when the server knows something about it. */
+export interface PageMeta {
+  title: string;
+  description: string;
+  image?: { url: string; width: number; height: number };
+}
+
+const escapeAttr = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function metaTags(meta: PageMeta): string {
+  const tags = [
+    ['og:type', 'article'],
+    ['og:title', meta.title],
+    ['og:description', meta.description],
+    ...(meta.image
+      ? [
+          ['og:image', meta.image.url],
+          ['og:image:width', String(meta.image.width)],
+          ['og:image:height', String(meta.image.height)],
+        ]
+      : []),
+  ];
+  return tags
+    .map(([property, content]) => `<meta property="${property}" content="${escapeAttr(content!)}" />`)
+    .join('');
+}
+
+export async function registerWebApp(
+  app: FastifyInstance,
+  webDist: string,
+  options: { pageMeta?: (path: string, origin: string) => Promise<PageMeta | undefined> } = {},
+): Promise<void> {
   const hasBuild = existsSync(join(webDist, 'index.html'));
+  const indexHtml = hasBuild ? readFileSync(join(webDist, 'index.html'), 'utf8') : '';
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -35,7 +68,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     app.log.warn({ webDist }, 'web app not built: run `npm run build` (npm start does this for you)');
   }
 
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isServerPath(request.url);
     const looksLikeFile = /\.[a-z0-9]{1,8}$/i.test(request.url.split('?')[0]!);
     if (isPage && !looksLikeFile) {
@@ -44,6 +77,19 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
           .status(503)
           .type('text/plain')
           .send('The Tandem web app is not built. Run `npm run build`.');
+      }
+      const path = request.url.split('?')[0]!;
+      const meta = await options
+        .pageMeta?.(path, `${request.protocol}://${request.host}`)
+        .catch((error: unknown) => {
+          request.log.warn({ err: error, path }, 'page metadata failed');
+          return undefined;
+        });
+      if (meta) {
+        const html = indexHtml
+          .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttr(meta.title)} · Tandem</title>`)
+          .replace('</head>', `${metaTags(meta)}</head>`);
+        return reply.header('cache-control', 'no-cache').type('text/html').send(html);
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -3,3 +3,4 @@ export * from './sessions.js';
 export * from './installations.js';
 export * from './webhooks.js';
 export * from './site.js';
+export * from './blog.js';
