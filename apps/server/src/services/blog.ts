@@ -1,9 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import { blogPosts, type Db } from '@tandem/db';
-import type { BlogPost } from '@tandem/shared';
-import { z } from 'zod';
-import { blogUpdateSchema } from '@tandem/shared';
+import type { BlogPost, blogUpdateSchema } from '@tandem/shared';
+import type { z } from 'zod';
 
 /** What blog HTML may contain: text formatting, links, images, code, tables. Never script or styles. */
 export function sanitizeBlogHtml(html: string): string {
