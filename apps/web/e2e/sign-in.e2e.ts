@@ -68,6 +68,24 @@ describe('signing in with the code host', () => {
     await context.close();
   });
 
+  it('gives a signed-in admin a CLI token and the style guide', async () => {
+    const { page, context } = await browser.newPage();
+    await signInAs(page, 'ada');
+    await page.waitForURL(/\/agents$/);
+    await page.goto('/cli-auth-success');
+    const file = page.getByLabel('config file', { exact: true });
+    await file.waitFor();
+    const config = JSON.parse((await file.textContent()) ?? '{}') as { url: string; token: string };
+    expect(config.token.split('.')).toHaveLength(3);
+    const me = await page.request.get('/api/users/me', {
+      headers: { authorization: `Bearer ${config.token}` },
+    });
+    expect(((await me.json()) as { username: string }).username).toBe('ada');
+    await page.goto('/styleguide');
+    await page.getByRole('heading', { level: 1, name: 'Style guide' }).waitFor();
+    await context.close();
+  });
+
   it('sends a signed-out visitor of a protected page back to /', async () => {
     const { page, context } = await browser.newPage();
     await page.goto('/installations');

@@ -52,7 +52,7 @@ export function CliAuthSuccessPage() {
         <CopyBlock label="config file" text={cliConfigFile(url, token)} />
       </Stack>
     );
-  } else if (loading || issued.isPending) {
+  } else if (loading) {
     body = <PageSpinner />;
   } else if (!user) {
     body = (
@@ -61,6 +61,9 @@ export function CliAuthSuccessPage() {
         <LoginButton />
       </Stack>
     );
+  } else if (issued.isPending) {
+    // A disabled query also reads as pending, so this comes only once a user is known.
+    body = <PageSpinner />;
   } else {
     body = <Alert severity="error">Could not issue a CLI token. Please reload or try again later.</Alert>;
   }
