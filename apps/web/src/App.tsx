@@ -20,6 +20,7 @@ const CliAuthSuccessPage = lazy(() => import('./site/CliAuthSuccessPage'));
 const BlogListPage = lazy(() => import('./blog/BlogListPage'));
 const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
+const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -38,6 +39,14 @@ const router = createBrowserRouter([
         element: (
           <RequireUser>
             <InstallationsPage />
+          </RequireUser>
+        ),
+      },
+      {
+        path: '/gh',
+        element: (
+          <RequireUser>
+            <RepositoriesPage />
           </RequireUser>
         ),
       },

@@ -23,6 +23,29 @@ export interface CodeHostGateway {
   exchangeCode(options: { code: string; redirectUri: string }): Promise<string>;
   loadUserView(userToken: string): Promise<CodeHostUserView>;
   verifyWebhook(rawBody: string, signature: string | undefined): Promise<boolean>;
+  /** Creates `owner/name` from a template repository, acting as the user. */
+  createRepoFromTemplate(
+    userToken: string,
+    request: {
+      owner: string;
+      name: string;
+      description: string;
+      private: boolean;
+      templateOwner: string;
+      templateRepo: string;
+    },
+  ): Promise<CodeHostRepository>;
+}
+
+/** The code host refused to create a repository; `status` is its HTTP status. */
+export class CodeHostRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CodeHostRequestError';
+  }
 }
 
 export class CodeHostAuthError extends Error {

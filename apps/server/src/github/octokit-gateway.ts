@@ -9,7 +9,12 @@ import {
   verifyWebhookSignature,
   type ClientLogger,
 } from '@tandem/github';
-import { CodeHostAuthError, type CodeHostGateway, type CodeHostUserView } from './gateway.js';
+import {
+  CodeHostAuthError,
+  CodeHostRequestError,
+  type CodeHostGateway,
+  type CodeHostUserView,
+} from './gateway.js';
 
 export interface OctokitGatewayOptions {
   apiUrl: string;
@@ -78,5 +83,35 @@ export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGa
     },
 
     verifyWebhook: (rawBody, signature) => verifyWebhookSignature(options.webhookSecret, rawBody, signature),
+
+    async createRepoFromTemplate(token, request) {
+      const client = createGitHubClient({
+        baseUrl: options.apiUrl,
+        auth: token,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+      try {
+        const { data } = await client.rest.repos.createUsingTemplate({
+          template_owner: request.templateOwner,
+          template_repo: request.templateRepo,
+          owner: request.owner,
+          name: request.name,
+          description: request.description,
+          private: request.private,
+        });
+        return {
+          id: data.id,
+          fullName: data.full_name,
+          private: data.private,
+          defaultBranch: data.default_branch ?? 'main',
+        };
+      } catch (error) {
+        const status = (error as { status?: number }).status;
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          throw new CodeHostRequestError(status, (error as Error).message);
+        }
+        throw error;
+      }
+    },
   };
 }

@@ -197,4 +197,38 @@ describe('signing in with the code host', () => {
       expect.objectContaining({ name: 'eve', role: 'admin' }),
     ]);
   });
+
+  it('creates a repository from the template on the active installation, with the spec errors', async () => {
+    const adaToken = (await signInThroughCodeHost(app, 'ada')).done.cookies.find(
+      (c) => c.name === SESSION_COOKIE,
+    )!.value;
+    const bobToken = (await signInThroughCodeHost(app, 'bob')).done.cookies.find(
+      (c) => c.name === SESSION_COOKIE,
+    )!.value;
+    const create = (token: string, payload: Record<string, unknown>) =>
+      app.server.inject({
+        method: 'POST',
+        url: '/api/installation/create-repo',
+        headers: { authorization: `Bearer ${token}`, 'x-installation-id': '1000' },
+        payload,
+      });
+
+    const created = await create(adaToken, { repo_name: 'new-site', description: 'A new site' });
+    expect(created.json()).toEqual({ repo_owner: 'acme', repo_name: 'new-site' });
+    expect((await me(app, adaToken)).repositories).toContain('acme/new-site');
+
+    const again = await create(adaToken, { repo_name: 'new-site' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe('A repository with this name already exists or is not installed.');
+    const asMember = await create(bobToken, { repo_name: 'bobs-site' });
+    expect(asMember.statusCode).toBe(403);
+    expect(asMember.json().detail).toBe('Tandem does not have permission to create repositories.');
+    const noTemplate = await create(adaToken, { repo_name: 'x-site', template_repo: 'missing-template' });
+    expect(noTemplate.statusCode).toBe(422);
+    expect(noTemplate.json().detail).toBe('Invalid repository name or template not found.');
+    const badName = await create(adaToken, { repo_name: 'no spaces' });
+    expect(badName.json().detail[0].msg).toBe(
+      'Repository name can only contain letters, numbers, hyphens, underscores, and periods',
+    );
+  });
 });

@@ -1,14 +1,21 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users, userSettings, type Db } from '@tandem/db';
-import { PRODUCT_NAME, setActiveInstallationSchema, type ClientConfig } from '@tandem/shared';
+import {
+  CREATE_REPO_ERRORS,
+  createRepoSchema,
+  INSTALLATION_HEADER,
+  PRODUCT_NAME,
+  setActiveInstallationSchema,
+  type ClientConfig,
+} from '@tandem/shared';
 import { requireUser } from '../auth/authenticate.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { AppError, notFound } from '../errors/app-error.js';
-import type { CodeHostGateway } from '../github/gateway.js';
+import { CodeHostRequestError, type CodeHostGateway } from '../github/gateway.js';
 import { parseRequest } from '../http/validation.js';
-import { syncUserFromCodeHost } from '../services/code-host-sync.js';
+import { syncUserFromCodeHost, upsertRepositories } from '../services/code-host-sync.js';
 import { loadUserProfile } from '../services/users.js';
 
 export interface InstallationRouteDeps {
@@ -89,5 +96,58 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
       admin: deps.admins.has(view.user.login.toLowerCase()),
     });
     return loadUserProfile(deps.db, user.id);
+  });
+
+  /**
+   * Creates a repository on the active installation's account from a template, acting as the
+   * user (their own code-host permissions apply), and adds it to Tandem at once.
+   */
+  app.post('/api/installation/create-repo', async (request) => {
+    const user = requireUser(request);
+    const body = parseRequest(createRepoSchema, request.body, 'body');
+    const profile = await loadUserProfile(deps.db, user.id);
+    const headerId = Number(request.headers[INSTALLATION_HEADER]);
+    const installationId =
+      Number.isInteger(headerId) && headerId > 0 ? headerId : profile.active_installation_id;
+    const installation = profile.installations.find((i) => i.id === installationId);
+    if (!installation) throw new AppError('conflict', CREATE_REPO_ERRORS[409]!);
+
+    const [row] = await deps.db
+      .select({ sealed: users.githubTokenEncrypted })
+      .from(users)
+      .where(eq(users.id, user.id))
+      .limit(1);
+    let token: string;
+    try {
+      token = deps.secretBox.open(row?.sealed ?? '');
+    } catch {
+      throw new AppError('unauthorized', CREATE_REPO_ERRORS[401]!);
+    }
+    try {
+      const repo = await deps.gateway.createRepoFromTemplate(token, {
+        owner: installation.name,
+        name: body.repo_name,
+        description: body.description,
+        private: body.private,
+        templateOwner: body.template_owner,
+        templateRepo: body.template_repo,
+      });
+      await upsertRepositories(deps.db, installation.id, [repo]);
+      const [owner = installation.name, name = body.repo_name] = repo.fullName.split('/');
+      return { repo_owner: owner, repo_name: name };
+    } catch (error) {
+      if (!(error instanceof CodeHostRequestError)) throw error;
+      request.log.info(
+        { status: error.status, reason: error.message },
+        'create-repo refused by the code host',
+      );
+      if (error.status === 401) throw new AppError('unauthorized', CREATE_REPO_ERRORS[401]!);
+      if (error.status === 403) throw new AppError('forbidden', CREATE_REPO_ERRORS[403]!);
+      if (error.status === 422 && /already exists/i.test(error.message))
+        throw new AppError('conflict', CREATE_REPO_ERRORS[409]!);
+      if (error.status === 422 || error.status === 404)
+        throw new AppError('validation', CREATE_REPO_ERRORS[422]!);
+      throw new AppError('bad_request', error.message);
+    }
   });
 }

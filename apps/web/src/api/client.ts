@@ -33,6 +33,7 @@ export interface ApiRequest<S extends z.ZodType> {
   body?: unknown;
   schema: S;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -46,7 +47,7 @@ export async function apiFetch<S extends z.ZodType>(
   request: ApiRequest<S>,
 ): Promise<z.infer<S>> {
   const method = request.method ?? 'GET';
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   if (!SAFE_METHODS.has(method)) headers[CSRF_HEADER] = '1';
   if (request.body !== undefined) headers['content-type'] = 'application/json';
 
