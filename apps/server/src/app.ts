@@ -17,6 +17,7 @@ import { githubAuthRoutes } from './routes/github-auth.js';
 import { githubWebhookRoutes } from './routes/github-webhooks.js';
 import { installationRoutes } from './routes/installations.js';
 import { blogRoutes } from './routes/blog.js';
+import { modelRoutes } from './routes/models.js';
 import { siteRoutes } from './routes/site.js';
 import { blogPageMeta } from './services/blog-meta.js';
 import { trackingRoutes } from './routes/tracking.js';
@@ -26,7 +27,7 @@ import { SessionService } from './services/sessions.js';
 import { serverVersion } from './version.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site'>;
+  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site' | 'models'>;
   database: Database;
   secretKey: string;
   logger: Logger;
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   siteRoutes(server, { db: database.db });
   trackingRoutes(server, { db: database.db });
+  modelRoutes(server, { models: config.models });
 
   await blogRoutes(server, { db: database.db });
 

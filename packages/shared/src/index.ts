@@ -11,3 +11,5 @@ export * from './lib/truncate.js';
 export * from './api/site.js';
 export * from './api/tracking.js';
 export * from './api/blog.js';
+export * from './models/catalog.js';
+export * from './models/pricing.js';

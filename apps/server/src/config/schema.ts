@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_MODEL_KEY, LOCAL_MODEL_PREFIX, MODEL_CATALOG } from '@tandem/shared';
 import { z } from 'zod';
 
 const optionalString = z
@@ -93,6 +94,13 @@ export const envSchema = z.object({
   TANDEM_LANDING_CLAIM: optionalString,
   TANDEM_CLOUD_HOST: z.string().trim().min(1).default('the operator of this Tandem installation'),
   TANDEM_MODEL_PROVIDERS: z.string().trim().min(1).default('Anthropic,OpenAI'),
+  ANTHROPIC_API_KEY: optionalString,
+  OPENAI_API_KEY: optionalString,
+  GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
+  TANDEM_OPENAI_COMPATIBLE_URL: httpUrl,
+  TANDEM_OPENAI_COMPATIBLE_API_KEY: optionalString,
+  TANDEM_OPENAI_COMPATIBLE_MODELS: optionalString,
+  TANDEM_DEFAULT_MODEL: optionalString,
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -111,6 +119,15 @@ export interface Config {
   admins: ReadonlySet<string>;
   github: GitHubConfig;
   site: SiteConfig;
+  models: ModelsConfig;
+}
+
+export interface ModelsConfig {
+  anthropicApiKey: string | undefined;
+  openaiApiKey: string | undefined;
+  googleApiKey: string | undefined;
+  openaiCompatible: { url: string; apiKey: string | undefined; models: string[] } | undefined;
+  defaultModel: string;
 }
 
 export interface SiteConfig {
@@ -178,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
         .filter(Boolean),
     ),
     github: githubConfig(e, cwd),
+    models: modelsConfig(e),
     site: {
       discordUrl: e.TANDEM_DISCORD_URL ?? null,
       supportEmail: e.TANDEM_SUPPORT_EMAIL,
@@ -194,6 +212,40 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
         .map((p) => p.trim())
         .filter(Boolean),
     },
+  };
+}
+
+function modelsConfig(e: z.infer<typeof envSchema>): ModelsConfig {
+  const localModels = (e.TANDEM_OPENAI_COMPATIBLE_MODELS ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (localModels.length && !e.TANDEM_OPENAI_COMPATIBLE_URL) {
+    throw new ConfigError('TANDEM_OPENAI_COMPATIBLE_MODELS', 'needs TANDEM_OPENAI_COMPATIBLE_URL to be set');
+  }
+  const known = new Set([
+    ...MODEL_CATALOG.map((m) => m.key),
+    ...localModels.map((m) => `${LOCAL_MODEL_PREFIX}${m}`),
+  ]);
+  const defaultModel = e.TANDEM_DEFAULT_MODEL ?? DEFAULT_MODEL_KEY;
+  if (!known.has(defaultModel)) {
+    throw new ConfigError(
+      'TANDEM_DEFAULT_MODEL',
+      `must be one of ${[...known].join(', ')}, got "${defaultModel}"`,
+    );
+  }
+  return {
+    anthropicApiKey: e.ANTHROPIC_API_KEY,
+    openaiApiKey: e.OPENAI_API_KEY,
+    googleApiKey: e.GOOGLE_GENERATIVE_AI_API_KEY,
+    openaiCompatible: e.TANDEM_OPENAI_COMPATIBLE_URL
+      ? {
+          url: e.TANDEM_OPENAI_COMPATIBLE_URL,
+          apiKey: e.TANDEM_OPENAI_COMPATIBLE_API_KEY,
+          models: localModels,
+        }
+      : undefined,
+    defaultModel,
   };
 }
 

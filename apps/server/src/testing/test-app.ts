@@ -68,13 +68,15 @@ export async function createTestApp(
           webhookSecret: TEST_WEBHOOK_SECRET,
         },
   );
+  const defaults = loadConfig({});
   const app = await buildApp({
     config: {
+      models: defaults.models,
       publicUrl: undefined,
       sessionDays: 30,
       webDist,
       admins: new Set(['ada']),
-      site: loadConfig({}).site,
+      site: defaults.site,
     },
     database,
     secretKey: 'test-secret-key-test-secret-key-test',

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  DEFAULT_REVIEW_MODEL_KEY,
+  localModelOption,
+  MODEL_CATALOG,
+  type ModelList,
+  type ModelOption,
+  type ModelProvider,
+} from '@tandem/shared';
+import type { ModelsConfig } from '../config/schema.js';
+
+const KEY_VARIABLE: Record<Exclude<ModelProvider, 'openai-compatible'>, keyof ModelsConfig> = {
+  anthropic: 'anthropicApiKey',
+  openai: 'openaiApiKey',
+  google: 'googleApiKey',
+};
+const KEY_NAME: Record<Exclude<ModelProvider, 'openai-compatible'>, string> = {
+  anthropic: 'ANTHROPIC_API_KEY',
+  openai: 'OPENAI_API_KEY',
+  google: 'GOOGLE_GENERATIVE_AI_API_KEY',
+};
+
+/** Why a model cannot run on this deployment, or null when it can. */
+export function unavailableReason(model: ModelOption, config: ModelsConfig): string | null {
+  if (model.provider === 'openai-compatible')
+    return config.openaiCompatible ? null : 'TANDEM_OPENAI_COMPATIBLE_URL is not set';
+  return config[KEY_VARIABLE[model.provider]]
+    ? null
+    : `${KEY_NAME[model.provider]} is not set on this server`;
+}
+
+export function modelList(config: ModelsConfig, admin: boolean): ModelList {
+  const catalog = [...MODEL_CATALOG, ...(config.openaiCompatible?.models ?? []).map(localModelOption)];
+  return {
+    models: catalog
+      .filter((m) => admin || !m.admin_only)
+      .map((m) => {
+        const reason = unavailableReason(m, config);
+        return { ...m, available: reason === null, unavailable_reason: reason };
+      }),
+    default_model: config.defaultModel,
+    default_review_model: DEFAULT_REVIEW_MODEL_KEY,
+  };
+}
+
+/** GET /api/models: the catalog for this viewer, with availability (admin-only models for admins). */
+export function modelRoutes(app: FastifyInstance, deps: { models: ModelsConfig }): void {
+  app.get('/api/models', async (request) => modelList(deps.models, request.user?.admin ?? false));
+}
