@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { LandingPage } from './pages/LandingPage';
@@ -22,6 +22,9 @@ const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 
+/** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
+const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
+
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
 });
@@ -36,27 +39,15 @@ const router = createBrowserRouter([
       { path: '/login/popup-complete', element: <PopupCompletePage /> },
       {
         path: '/installations',
-        element: (
-          <RequireUser>
-            <InstallationsPage />
-          </RequireUser>
-        ),
+        element: signedIn(<InstallationsPage />),
       },
       {
         path: '/gh',
-        element: (
-          <RequireUser>
-            <RepositoriesPage />
-          </RequireUser>
-        ),
+        element: signedIn(<RepositoriesPage />),
       },
       {
         path: '/agents',
-        element: (
-          <RequireUser>
-            <AgentsPage />
-          </RequireUser>
-        ),
+        element: signedIn(<AgentsPage />),
       },
       { path: '/team', element: <TeamPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
@@ -66,11 +57,7 @@ const router = createBrowserRouter([
       { path: '/blog/:postId', element: <BlogPostPage /> },
       {
         path: '/admin/blog',
-        element: (
-          <RequireUser>
-            <AdminBlogPage />
-          </RequireUser>
-        ),
+        element: signedIn(<AdminBlogPage />),
       },
       { path: '/docs/*', element: <DocsPage /> },
       { path: '/docs', element: <DocsPage /> },

@@ -1,15 +1,12 @@
 import { demoRequestListSchema } from '@tandem/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from '../testing/test-app.js';
 
 describe('demo requests', () => {
+  const testApp = useTestApp();
   let app: TestApp;
-  beforeAll(async () => {
-    app = await createTestApp();
-    await app.server.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
+  beforeAll(() => {
+    app = testApp();
   });
 
   const send = (payload: Record<string, unknown>) =>

@@ -1,15 +1,12 @@
 import { leads, sessionEvents } from '@tandem/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from '../testing/test-app.js';
 
 describe('visit and session tracking', () => {
+  const testApp = useTestApp();
   let app: TestApp;
-  beforeAll(async () => {
-    app = await createTestApp();
-    await app.server.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
+  beforeAll(() => {
+    app = testApp();
   });
 
   it('creates a lead once and keeps its id on later visits', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { installations, memberships, repositories, users } from '@tandem/db';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '@tandem/db/testing';
 import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
@@ -118,5 +119,27 @@ export async function createTestApp(
       rmSync(webDist, { recursive: true, force: true });
       if (codeHostDir) rmSync(codeHostDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Registers a fresh test app for the enclosing `describe` (created before its tests, closed
+ * after) and returns a getter for it.
+ */
+export function useTestApp(
+  kind: TestDatabaseKind = 'pglite',
+  options: { codeHost?: boolean } = {},
+): () => TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await createTestApp(kind, options);
+    await app.server.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return () => {
+    if (!app) throw new Error('the test app is not ready yet');
+    return app;
   };
 }
