@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+import { leads, users } from '@tandem/db';
 import { SESSION_COOKIE, userSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
@@ -130,6 +132,32 @@ describe('signing in with the code host', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(after.statusCode).toBe(401);
+  });
+
+  it('links the tracked visitor (lead_id) to the user who signs in', async () => {
+    await app.database.db.insert(leads).values({ id: 'lead-42', data: { utm_source: 'google' } });
+    const start = await app.server.inject('/auth/github?lead_id=lead-42');
+    const authorize = new URL(start.headers.location as string);
+    const chosen = await fetch(`${app.codeHost!.url}/login/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: authorize.searchParams.get('client_id')!,
+        redirect_uri: authorize.searchParams.get('redirect_uri')!,
+        state: authorize.searchParams.get('state')!,
+        login: 'eve',
+      }),
+    });
+    const callback = new URL(chosen.headers.get('location')!);
+    const oauthCookie = start.cookies.find((c) => c.name === 'tandem_oauth')!;
+    await app.server.inject({
+      url: callback.pathname + callback.search,
+      cookies: { tandem_oauth: oauthCookie.value },
+    });
+    const [lead] = await app.database.db.select().from(leads).where(eq(leads.id, 'lead-42'));
+    const [eve] = await app.database.db.select().from(users).where(eq(users.username, 'eve'));
+    expect(lead!.userId).toBe(eve!.id);
   });
 
   it('reports a denied sign-in back to the login page', async () => {

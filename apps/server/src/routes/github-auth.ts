@@ -1,7 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Db } from '@tandem/db';
+import { eq } from 'drizzle-orm';
+import { leads, type Db } from '@tandem/db';
 import { safeReturnPath } from '@tandem/shared';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -98,6 +99,13 @@ export function githubAuthRoutes(app: FastifyInstance, deps: GitHubAuthDeps): vo
         sealedToken: deps.secretBox.seal(userToken),
         admin: deps.admins.has(view.user.login.toLowerCase()),
       });
+      // The anonymous visitor we tracked (lead) is this user from now on.
+      if (pending.leadId) {
+        await deps.db
+          .update(leads)
+          .set({ userId, updatedAt: new Date() })
+          .where(eq(leads.id, pending.leadId));
+      }
       const userAgent = request.headers['user-agent'];
       const session = await deps.sessions.create(userId, userAgent ? { userAgent } : {});
       setSessionCookie(reply, session.token, session.expiresAt, deps.secureCookies);
