@@ -17,8 +17,9 @@ describe('signing in with the code host', () => {
     await signInAs(page, 'ada');
     await page.waitForURL(/\/agents$/);
     await page.getByRole('heading', { name: 'Agents' }).waitFor();
-    expect(await page.getByText('Agents Manager').isVisible()).toBe(true);
-    expect(await page.getByRole('banner').getByText('ada').isVisible()).toBe(true);
+    const crumbs = page.getByRole('banner').getByRole('navigation', { name: 'breadcrumb' });
+    expect(await crumbs.getByText('Agents Manager').isVisible()).toBe(true);
+    expect(await crumbs.getByRole('link', { name: 'ada' }).getAttribute('href')).toBe('/gh');
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     // ada is a product admin: the admin links are in her menu.

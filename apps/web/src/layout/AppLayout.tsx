@@ -4,6 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
 import { SignedInRedirects } from '../routing/SignedInRedirects';
 import { useTracking } from '../tracking/useTracking';
+import { BreadcrumbsProvider } from './breadcrumbs';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { PageSpinner } from './PageSpinner';
@@ -14,16 +15,18 @@ export function AppLayout() {
   useTracking();
   const { pathname } = useLocation();
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Header />
-      <Box component="main" sx={{ flexGrow: 1 }}>
-        <SignedInRedirects>
-          <Suspense fallback={<PageSpinner />}>
-            <Outlet />
-          </Suspense>
-        </SignedInRedirects>
+    <BreadcrumbsProvider>
+      <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+        <Header />
+        <Box component="main" sx={{ flexGrow: 1 }}>
+          <SignedInRedirects>
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </SignedInRedirects>
+        </Box>
+        {isWorkspacePath(pathname) ? null : <Footer />}
       </Box>
-      {isWorkspacePath(pathname) ? null : <Footer />}
-    </Box>
+    </BreadcrumbsProvider>
   );
 }

@@ -14,6 +14,7 @@ import { useClientConfig } from '../api/config';
 import { useCurrentUser } from '../auth/current-user';
 import { LoginButton } from '../auth/LoginButton';
 import { useThemeMode } from '../theme/ThemeModeProvider';
+import { HeaderBreadcrumbs } from './breadcrumbs';
 import { isWorkspacePath } from './site-sections';
 import { UserMenu } from './UserMenu';
 
@@ -38,6 +39,7 @@ export function Header() {
         >
           Tandem
         </Typography>
+        <HeaderBreadcrumbs />
         <Box sx={{ flexGrow: 1 }} />
         {showSiteLinks ? (
           <Box component="nav" aria-label="Site" sx={{ display: 'flex', gap: 1 }}>

@@ -1,10 +1,8 @@
-import Breadcrumbs from '@mui/material/Breadcrumbs';
 import Container from '@mui/material/Container';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '../auth/current-user';
 import { useActiveInstallation } from '../auth/active-installation';
+import { useBreadcrumbs } from '../layout/breadcrumbs';
 
 /**
  * The agents manager's frame (workspace §2: breadcrumb username → /gh, 'Agents Manager'; title
@@ -13,14 +11,9 @@ import { useActiveInstallation } from '../auth/active-installation';
 export function AgentsPage() {
   const { user } = useCurrentUser();
   const { installation } = useActiveInstallation();
+  useBreadcrumbs([{ label: user?.username ?? '', to: '/gh' }, { label: 'Agents Manager' }]);
   return (
     <Container maxWidth="lg" sx={{ py: 3 }}>
-      <Breadcrumbs aria-label="breadcrumb" sx={{ mb: 2 }}>
-        <Link component={RouterLink} to="/gh" underline="hover" color="inherit">
-          {user?.username}
-        </Link>
-        <Typography color="text.primary">Agents Manager</Typography>
-      </Breadcrumbs>
       <Typography variant="h4" component="h1">
         Agents
       </Typography>

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useActiveInstallation } from '../auth/active-installation';
 import { currentUserKey, useCurrentUser } from '../auth/current-user';
+import { useBreadcrumbs } from '../layout/breadcrumbs';
 import { usePageTitle } from '../lib/page-title';
 import { CreateRepoDialog, type CreatedRepo } from './CreateRepoDialog';
 
@@ -19,6 +20,7 @@ import { CreateRepoDialog, type CreatedRepo } from './CreateRepoDialog';
 export function RepositoriesPage() {
   usePageTitle('Repositories ·');
   const { user } = useCurrentUser();
+  useBreadcrumbs([{ label: user?.username ?? '', to: '/gh' }, { label: 'Repositories' }]);
   const { id: installationId } = useActiveInstallation();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
