@@ -17,6 +17,7 @@ import { githubAuthRoutes } from './routes/github-auth.js';
 import { githubWebhookRoutes } from './routes/github-webhooks.js';
 import { installationRoutes } from './routes/installations.js';
 import { blogRoutes } from './routes/blog.js';
+import { agentRoutes } from './routes/agents.js';
 import { modelRoutes } from './routes/models.js';
 import { siteRoutes } from './routes/site.js';
 import { blogPageMeta } from './services/blog-meta.js';
@@ -123,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   siteRoutes(server, { db: database.db });
   trackingRoutes(server, { db: database.db });
   modelRoutes(server, { models: config.models });
+  agentRoutes(server, { db: database.db, models: config.models });
 
   await blogRoutes(server, { db: database.db });
 

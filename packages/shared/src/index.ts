@@ -13,3 +13,4 @@ export * from './api/tracking.js';
 export * from './api/blog.js';
 export * from './models/catalog.js';
 export * from './models/pricing.js';
+export * from './api/agents.js';

@@ -4,3 +4,4 @@ export * from './installations.js';
 export * from './webhooks.js';
 export * from './site.js';
 export * from './blog.js';
+export * from './agents.js';

@@ -1,0 +1,163 @@
+import {
+  agentListSchema,
+  agentMetadataSchema,
+  conversationResponseSchema,
+  createAgentResponseSchema,
+} from '@tandem/shared';
+import { testDatabaseKinds } from '@tandem/db/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+
+describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
+  const testApp = useTestApp(kind);
+  let app: TestApp;
+  let ada: TestUser;
+  let bob: TestUser;
+  let eve: TestUser;
+  let root: TestUser;
+  const as = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+
+  beforeAll(async () => {
+    app = testApp();
+    ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 11, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+    bob = await app.signIn({ username: 'bob', installations: [{ id: 11, name: 'acme', role: 'member' }] });
+    eve = await app.signIn({
+      username: 'eve',
+      installations: [{ id: 12, name: 'eve', role: 'admin', repos: ['eve/site'] }],
+    });
+    root = await app.signIn({ username: 'root', admin: true });
+  });
+
+  const create = (user: TestUser, payload: Record<string, unknown>, repo = 'acme/webapp') =>
+    app.server.inject({
+      method: 'POST',
+      url: `/api/agents/create-agent/${repo}`,
+      headers: as(user),
+      payload,
+    });
+  const metadata = (user: TestUser, id: string) =>
+    app.server.inject({ url: `/api/agent/metadata?trajectory_id=${id}`, headers: as(user) });
+
+  it('creates an agent and stores the first message before answering', async () => {
+    const res = await create(ada, { body: 'Add a subtract function\nwith tests', base_branch: 'main' });
+    const created = createAgentResponseSchema.parse(res.json());
+    expect(created.temp_title).toBe('Add a subtract function');
+
+    const meta = agentMetadataSchema.parse((await metadata(ada, created.agent_id)).json());
+    expect(meta).toMatchObject({
+      title: 'New Chat',
+      status: 'pending',
+      repo_name: 'acme/webapp',
+      model: 'sonnet-4-5',
+      review_model: 'gpt-5-medium',
+      summarization_limit: 150000,
+      is_own: true,
+      archived: false,
+      base_branch: 'main',
+      has_unread: false,
+      creator_username: 'ada',
+    });
+
+    const conversation = conversationResponseSchema.parse(
+      (
+        await app.server.inject({
+          url: `/api/agent/conversation?trajectory_id=${created.agent_id}`,
+          headers: as(ada),
+        })
+      ).json(),
+    );
+    expect(conversation.has_more).toBe(false);
+    expect(conversation.conversation).toEqual([
+      expect.objectContaining({
+        item_type: 'message',
+        action_type: 'website_request',
+        action_uuid: created.event_uuid,
+        message: 'Add a subtract function\nwith tests',
+      }),
+    ]);
+    const latest = await app.server.inject({
+      url: `/api/agent/latest-timestamp?trajectory_id=${created.agent_id}`,
+      headers: as(ada),
+    });
+    expect(latest.json().latest_timestamp).toEqual(expect.any(String));
+  });
+
+  it('refuses bad input with clear messages', async () => {
+    const branch = await create(ada, { body: 'x', base_branch: 'bad branch' });
+    expect(branch.statusCode).toBe(422);
+    expect(branch.json().detail[0].msg).toBe('Branch name contains invalid characters');
+    expect((await create(ada, { body: '   ' })).json().detail).toBe('Write a message or attach an image');
+    expect((await create(ada, { body: 'x', model: 'gpt-2' })).json().detail).toBe('Unknown model "gpt-2"');
+    expect((await create(ada, { body: 'x', model: 'o3' })).statusCode).toBe(422); // admin-only
+    expect((await create(ada, { body: 'x' }, 'acme/unknown')).statusCode).toBe(404);
+    expect((await create(eve, { body: 'x' })).statusCode).toBe(404);
+  });
+
+  it('validates titles with the spec messages', async () => {
+    const { agent_id } = createAgentResponseSchema.parse((await create(ada, { body: 'Rename me' })).json());
+    const rename = (title: string) =>
+      app.server.inject({
+        method: 'POST',
+        url: '/api/agent/update-title',
+        headers: as(ada),
+        payload: { trajectory_id: agent_id, title },
+      });
+    expect((await rename('a')).json().detail[0].msg).toBe('Title must be between 2 and 200 characters');
+    expect((await rename('x'.repeat(201))).json().detail[0].msg).toBe(
+      'Title must be between 2 and 200 characters',
+    );
+    expect((await rename('two\nlines')).json().detail[0].msg).toBe('Title cannot contain line breaks');
+    expect((await rename('Subtract function')).json()).toMatchObject({ title: 'Subtract function' });
+  });
+
+  it("hides other people's agents behind a 404, except from admins", async () => {
+    const { agent_id } = createAgentResponseSchema.parse(
+      (await create(ada, { body: 'Private work' })).json(),
+    );
+    expect((await metadata(eve, agent_id)).statusCode).toBe(404);
+    expect((await metadata(bob, agent_id)).statusCode).toBe(404); // repository does not share agents
+    expect((await metadata(root, agent_id)).statusCode).toBe(200);
+    const archive = await app.server.inject({
+      method: 'POST',
+      url: '/api/agent/archive',
+      headers: as(root),
+      payload: { trajectory_id: agent_id },
+    });
+    expect(archive.statusCode).toBe(403);
+  });
+
+  it('lists with creator:, is:archived and free-text search, paged and ordered', async () => {
+    const { agent_id } = createAgentResponseSchema.parse((await create(ada, { body: 'Archive me' })).json());
+    await app.server.inject({
+      method: 'POST',
+      url: '/api/agent/archive',
+      headers: as(ada),
+      payload: { trajectory_id: agent_id },
+    });
+    const list = async (query: string) =>
+      agentListSchema.parse(
+        (await app.server.inject({ url: `/api/agents?${query}`, headers: as(ada) })).json(),
+      );
+
+    const all = await list('search=creator:me');
+    expect(all.count).toBe(4);
+    const archived = await list(`search=${encodeURIComponent('creator:me is:archived')}`);
+    expect(archived.agents.map((a) => a.id)).toEqual([agent_id]);
+    expect((await list(`search=${encodeURIComponent('is:unarchived')}`)).count).toBe(3);
+    const paged = await list('rows_per_page=2&page=2&orderBy=created_at_asc');
+    expect(paged.agents).toHaveLength(2);
+    expect(paged.count).toBe(4);
+    expect((await list('search=Rename')).count).toBe(0); // titles are 'New Chat' or renamed ones
+    expect((await list('search=Subtract')).count).toBe(1);
+    const byRepo = agentListSchema.parse(
+      (await app.server.inject({ url: '/api/agents/acme/webapp', headers: as(ada) })).json(),
+    );
+    expect(byRepo.count).toBe(4);
+    expect(
+      agentListSchema.parse((await app.server.inject({ url: '/api/agents', headers: as(eve) })).json()).count,
+    ).toBe(0);
+  });
+});

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { agentReads, agents, conversationItems, memberships, repositories, users, type Db } from '@tandem/db';
+import {
+  CONVERSATION_PAGE_SIZE,
+  DEFAULT_REVIEW_MODEL_KEY,
+  type AgentMetadata,
+  type agentListQuerySchema,
+  type createAgentSchema,
+} from '@tandem/shared';
+import type { z } from 'zod';
+import { AppError, notFound } from '../errors/app-error.js';
+import type { AuthenticatedUser } from './sessions.js';
+
+type AgentRow = typeof agents.$inferSelect;
+
+/** Who may see an agent: admins, its creator, and installation members when the repository shares agents. */
+async function visibleAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {
+  const [row] = await db
+    .select({ agent: agents, agentsPublic: repositories.agentsPublic, member: memberships.userId })
+    .from(agents)
+    .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.installationId, agents.installationId), eq(memberships.userId, viewer.id)),
+    )
+    .where(eq(agents.id, agentId))
+    .limit(1);
+  const allowed =
+    row &&
+    (viewer.admin || row.agent.creatorId === viewer.id || (row.member !== null && row.agentsPublic === true));
+  // Someone else's agent is indistinguishable from a missing one.
+  if (!row || !allowed) throw notFound('Agent not found');
+  return row.agent;
+}
+
+export async function loadAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {
+  return visibleAgent(db, viewer, agentId);
+}
+
+async function metadataFor(db: Db, viewer: AuthenticatedUser, rows: AgentRow[]): Promise<AgentMetadata[]> {
+  if (!rows.length) return [];
+  const repoIds = [...new Set(rows.map((r) => r.repositoryId).filter((id): id is string => id !== null))];
+  const creatorIds = [...new Set(rows.map((r) => r.creatorId))];
+  const repos = repoIds.length
+    ? await db
+        .select({ id: repositories.id, fullName: repositories.fullName })
+        .from(repositories)
+        .where(inArray(repositories.id, repoIds))
+    : [];
+  const creators = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(inArray(users.id, creatorIds));
+  const reads = await db
+    .select()
+    .from(agentReads)
+    .where(
+      and(
+        eq(agentReads.userId, viewer.id),
+        inArray(
+          agentReads.agentId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    );
+  return rows.map((row) => {
+    const readAt = reads.find((r) => r.agentId === row.id)?.readAt;
+    return {
+      id: row.id,
+      title: row.title,
+      status: row.status,
+      repo_name: repos.find((r) => r.id === row.repositoryId)?.fullName ?? null,
+      installation_id: row.installationId,
+      sources: {},
+      is_own: row.creatorId === viewer.id,
+      model: row.model,
+      review_model: row.reviewModel,
+      summarization_limit: row.summarizationLimit,
+      cur_tokens: row.curTokens,
+      credits_spent: row.creditsSpent,
+      agent_type: row.agentType,
+      archived: row.archived,
+      cur_ports: row.curPorts,
+      base_branch: row.baseBranch,
+      has_unread: row.latestTimestamp !== null && (!readAt || readAt < row.latestTimestamp),
+      creator_username: creators.find((c) => c.id === row.creatorId)?.username ?? '',
+      created_at: row.createdAt.toISOString(),
+      last_active: row.lastActive.toISOString(),
+    };
+  });
+}
+
+export async function agentMetadata(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+): Promise<AgentMetadata> {
+  const [metadata] = await metadataFor(db, viewer, [await visibleAgent(db, viewer, agentId)]);
+  return metadata!;
+}
+
+/** `creator:{name|me}`, `is:archived`, `is:unarchived`, and free text matched against titles. */
+export function parseAgentSearch(search: string) {
+  let creator: string | undefined;
+  let archived: boolean | undefined;
+  const words: string[] = [];
+  for (const token of search.trim().split(/\s+/).filter(Boolean)) {
+    const lower = token.toLowerCase();
+    if (lower.startsWith('creator:')) creator = token.slice('creator:'.length);
+    else if (lower === 'is:archived') archived = true;
+    else if (lower === 'is:unarchived') archived = false;
+    else words.push(token);
+  }
+  return { creator, archived, text: words.join(' ') };
+}
+
+export async function listAgents(
+  db: Db,
+  viewer: AuthenticatedUser,
+  query: z.infer<typeof agentListQuerySchema>,
+): Promise<{ agents: AgentMetadata[]; count: number }> {
+  const search = parseAgentSearch(query.search);
+  const filters: SQL[] = [];
+  if (!(query.admin === 'true' && viewer.admin)) {
+    const member = db
+      .select({ id: memberships.installationId })
+      .from(memberships)
+      .where(eq(memberships.userId, viewer.id));
+    filters.push(inArray(agents.installationId, member));
+    const shared = db
+      .select({ id: repositories.id })
+      .from(repositories)
+      .where(eq(repositories.agentsPublic, true));
+    filters.push(or(eq(agents.creatorId, viewer.id), inArray(agents.repositoryId, shared))!);
+  }
+  if (search.creator) {
+    const name = search.creator.toLowerCase() === 'me' ? null : search.creator;
+    if (name === null) filters.push(eq(agents.creatorId, viewer.id));
+    else
+      filters.push(
+        inArray(
+          agents.creatorId,
+          db
+            .select({ id: users.id })
+            .from(users)
+            .where(sql`lower(${users.username}) = ${name.toLowerCase()}`),
+        ),
+      );
+  }
+  if (search.archived !== undefined) filters.push(eq(agents.archived, search.archived));
+  if (search.text) filters.push(ilike(agents.title, `%${search.text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`));
+  if (query.repository_name) {
+    filters.push(
+      inArray(
+        agents.repositoryId,
+        db
+          .select({ id: repositories.id })
+          .from(repositories)
+          .where(sql`lower(${repositories.fullName}) = ${query.repository_name.toLowerCase()}`),
+      ),
+    );
+  }
+  const where = filters.length ? and(...filters) : undefined;
+  const order =
+    query.orderBy === 'created_at_asc'
+      ? asc(agents.createdAt)
+      : query.orderBy === 'last_active'
+        ? desc(agents.lastActive)
+        : desc(agents.createdAt);
+  const rows = await db
+    .select()
+    .from(agents)
+    .where(where)
+    .orderBy(order, desc(agents.id))
+    .limit(query.rows_per_page)
+    .offset((query.page - 1) * query.rows_per_page);
+  const [total] = await db.select({ n: count() }).from(agents).where(where);
+  return { agents: await metadataFor(db, viewer, rows), count: total?.n ?? 0 };
+}
+
+/** A short title from the first message, until the agent names itself. */
+export function tempTitle(body: string): string {
+  const line = body.trim().split('\n')[0]?.trim() ?? '';
+  if (line.length < 2) return 'New Chat';
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}
+
+/**
+ * Creates an agent and stores its first message before answering, so nothing the user wrote is
+ * lost. The run is picked up by the agent runtime.
+ */
+export async function createAgent(
+  db: Db,
+  viewer: AuthenticatedUser,
+  repoFullName: string,
+  input: z.infer<typeof createAgentSchema>,
+  models: { resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number } },
+) {
+  const [repo] = await db
+    .select({ id: repositories.id, installationId: repositories.installationId })
+    .from(repositories)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.installationId, repositories.installationId), eq(memberships.userId, viewer.id)),
+    )
+    .where(
+      sql`lower(${repositories.fullName}) = ${repoFullName.toLowerCase()} and ${repositories.removedAt} is null`,
+    )
+    .limit(1);
+  if (!repo) throw notFound('Repository not found');
+  if (input.is_supervisor && !viewer.admin)
+    throw new AppError('forbidden', 'Supervisor agents are for admins only');
+  if (!input.body.trim() && input.images.length === 0)
+    throw new AppError('validation', 'Write a message or attach an image');
+  const model = models.resolve(input.model, viewer.admin);
+  const reviewModel =
+    input.review_model === undefined ? DEFAULT_REVIEW_MODEL_KEY : input.review_model || null;
+  const eventUuid = randomUUID();
+
+  const agentId = await db.transaction(async (tx) => {
+    const [next] = await tx
+      .select({ n: sql<number>`coalesce(max(${agents.number}), 0) + 1` })
+      .from(agents)
+      .where(eq(agents.repositoryId, repo.id));
+    const now = new Date();
+    const [agent] = await tx
+      .insert(agents)
+      .values({
+        number: Number(next?.n ?? 1),
+        status: 'pending',
+        repositoryId: repo.id,
+        installationId: repo.installationId,
+        creatorId: viewer.id,
+        model: model.key,
+        reviewModel,
+        summarizationLimit: model.defaultLimit,
+        agentType: input.is_supervisor ? 'supervisor' : 'editor',
+        supervisorId: input.supervisor_id ?? null,
+        baseBranch: input.base_branch ?? null,
+        latestTimestamp: now,
+        lastActive: now,
+      })
+      .returning({ id: agents.id });
+    await tx.insert(conversationItems).values({
+      agentId: agent!.id,
+      timestamp: now.toISOString(),
+      itemType: 'message',
+      actionUuid: eventUuid,
+      actionType: 'website_request',
+      userId: viewer.id,
+      data: { message: input.body, username: viewer.username, image_count: input.images.length },
+    });
+    await tx.insert(agentReads).values({ agentId: agent!.id, userId: viewer.id, readAt: now });
+    return agent!.id;
+  });
+  return { event_uuid: eventUuid, temp_title: tempTitle(input.body), agent_id: agentId };
+}
+
+export async function conversationPage(db: Db, agentId: string, before: string | undefined) {
+  const rows = await db
+    .select()
+    .from(conversationItems)
+    .where(
+      and(
+        eq(conversationItems.agentId, agentId),
+        before ? lt(conversationItems.timestamp, before) : undefined,
+      ),
+    )
+    .orderBy(desc(conversationItems.timestamp))
+    .limit(CONVERSATION_PAGE_SIZE + 1);
+  const page = rows.slice(0, CONVERSATION_PAGE_SIZE).reverse();
+  return {
+    conversation: page.map((row) => ({
+      ...row.data,
+      item_type: row.itemType,
+      action_uuid: row.actionUuid,
+      pid: row.pid,
+      timestamp: row.timestamp,
+      action_type: row.actionType,
+      user_id: row.userId,
+    })),
+    spice: [],
+    has_more: rows.length > CONVERSATION_PAGE_SIZE,
+    oldest_timestamp: page[0]?.timestamp ?? null,
+  };
+}

@@ -1,0 +1,93 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { installations, repositories } from './installations.js';
+import { users } from './users.js';
+
+/** An agent (workspace §3 Agent metadata); see docs/data-model.md. */
+export const agents = pgTable(
+  'agents',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** Per-repository counter: the agent's branch is tandem-{number}. */
+    number: integer('number').notNull(),
+    title: text('title').notNull().default('New Chat'),
+    status: text('status').notNull().default('pending'),
+    repositoryId: uuid('repository_id').references(() => repositories.id, { onDelete: 'cascade' }),
+    installationId: bigint('installation_id', { mode: 'number' })
+      .notNull()
+      .references(() => installations.id),
+    creatorId: uuid('creator_id')
+      .notNull()
+      .references(() => users.id),
+    model: text('model').notNull(),
+    reviewModel: text('review_model'),
+    summarizationLimit: integer('summarization_limit').notNull(),
+    curTokens: integer('cur_tokens').notNull().default(0),
+    creditsSpent: bigint('credits_spent', { mode: 'number' }).notNull().default(0),
+    agentType: text('agent_type').notNull().default('editor'),
+    supervisorId: uuid('supervisor_id'),
+    baseBranch: text('base_branch'),
+    archived: boolean('archived').notNull().default(false),
+    curPorts: jsonb('cur_ports').$type<unknown[]>().notNull().default([]),
+    latestTimestamp: timestamp('latest_timestamp', { withTimezone: true, precision: 6 }),
+    lastActive: timestamp('last_active', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('agents_installation_created_idx').on(t.installationId, t.archived, t.createdAt),
+    index('agents_installation_active_idx').on(t.installationId, t.archived, t.lastActive),
+    index('agents_creator_idx').on(t.creatorId, t.createdAt),
+    uniqueIndex('agents_repository_number_key').on(t.repositoryId, t.number),
+  ],
+);
+
+/** The feed: typed columns for what is queried, the rest of each item kind in `data`. */
+export const conversationItems = pgTable(
+  'conversation_items',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    /** Kept as text end to end so paging by `before=` keeps microsecond precision. */
+    timestamp: timestamp('timestamp', { withTimezone: true, precision: 6, mode: 'string' }).notNull(),
+    itemType: text('item_type').notNull(),
+    actionUuid: uuid('action_uuid').notNull(),
+    pid: integer('pid'),
+    actionType: text('action_type'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('conversation_items_agent_time_idx').on(t.agentId, t.timestamp)],
+);
+
+/** When each user last read each agent; unread = newer items than this. */
+export const agentReads = pgTable(
+  'agent_reads',
+  {
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.userId] })],
+);

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+export const TITLE_MESSAGES = {
+  length: 'Title must be between 2 and 200 characters',
+  lineBreaks: 'Title cannot contain line breaks',
+} as const;
+
+/** Agent title rule (workspace §5); null when the title is fine. */
+export function titleError(title: string): string | null {
+  if (/[\r\n]/.test(title)) return TITLE_MESSAGES.lineBreaks;
+  const length = [...title].length;
+  if (length < 2 || length > 200) return TITLE_MESSAGES.length;
+  return null;
+}
+
+export const BRANCH_MESSAGES = {
+  empty: 'Branch name cannot be empty',
+  invalid: 'Branch name contains invalid characters',
+} as const;
+
+/** Branch name rule (workspace §5); null when the name is fine. */
+export function branchNameError(name: string): string | null {
+  if (!name.trim()) return BRANCH_MESSAGES.empty;
+  const bad =
+    /[ ~^:\\?*[]/.test(name) ||
+    name.includes('@{') ||
+    name.includes('..') ||
+    name.includes('//') ||
+    name.startsWith('/') ||
+    name.startsWith('-') ||
+    name.endsWith('/') ||
+    name === '@';
+  return bad ? BRANCH_MESSAGES.invalid : null;
+}
+
+export const MESSAGE_MAX_CHARS = 100_000;
+export const MAX_IMAGES_PER_MESSAGE = 20;
+
+export const imageAttachmentSchema = z.object({
+  data: z.string().max(7_000_000),
+  type: z.string().regex(/^image\//, 'Only images can be attached'),
+  name: z.string().max(255),
+});
+
+/** POST /api/agents/create-agent/{repo_owner}/{repo_name} */
+export const createAgentSchema = z.object({
+  body: z.string().max(MESSAGE_MAX_CHARS),
+  images: z.array(imageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).default([]),
+  base_branch: z
+    .string()
+    .nullish()
+    .superRefine((value, ctx) => {
+      const error = value ? branchNameError(value) : null;
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }),
+  model: z.string().nullish(),
+  review_model: z.string().nullish(),
+  is_supervisor: z.boolean().default(false),
+  supervisor_id: z.string().uuid().nullish(),
+});
+export type CreateAgentRequest = z.input<typeof createAgentSchema>;
+
+export const createAgentResponseSchema = z.object({
+  event_uuid: z.string(),
+  temp_title: z.string(),
+  agent_id: z.string(),
+});
+
+export const agentMetadataSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  repo_name: z.string().nullable(),
+  installation_id: z.number(),
+  sources: z.record(z.string(), z.array(z.unknown())),
+  is_own: z.boolean(),
+  model: z.string(),
+  review_model: z.string().nullable(),
+  summarization_limit: z.number(),
+  cur_tokens: z.number(),
+  credits_spent: z.number(),
+  agent_type: z.string(),
+  archived: z.boolean(),
+  cur_ports: z.array(z.unknown()),
+  base_branch: z.string().nullable(),
+  has_unread: z.boolean(),
+  creator_username: z.string(),
+  created_at: z.string(),
+  last_active: z.string(),
+});
+export type AgentMetadata = z.infer<typeof agentMetadataSchema>;
+
+export const agentListSchema = z.object({ agents: z.array(agentMetadataSchema), count: z.number() });
+
+export const AGENT_ORDERS = ['created_at', 'created_at_asc', 'last_active'] as const;
+export const agentListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  rows_per_page: z.coerce.number().int().min(1).max(100).default(25),
+  search: z.string().max(500).default(''),
+  admin: z.enum(['true', 'false']).default('false'),
+  orderBy: z.enum(AGENT_ORDERS).default('created_at'),
+  repository_name: z.string().max(200).optional(),
+});
+
+export const trajectoryQuerySchema = z.object({ trajectory_id: z.string().uuid('Unknown agent') });
+export const updateTitleSchema = z.object({
+  trajectory_id: z.string().uuid('Unknown agent'),
+  title: z.string().superRefine((value, ctx) => {
+    const error = titleError(value);
+    if (error) ctx.addIssue({ code: 'custom', message: error });
+  }),
+});
+export const archiveSchema = z.object({ trajectory_id: z.string().uuid('Unknown agent') });
+
+export const conversationItemSchema = z
+  .object({
+    item_type: z.string(),
+    action_uuid: z.string(),
+    pid: z.number().nullable(),
+    timestamp: z.string(),
+    action_type: z.string().nullable(),
+    user_id: z.string().nullable(),
+  })
+  .catchall(z.unknown());
+export const conversationQuerySchema = z.object({
+  trajectory_id: z.string().uuid('Unknown agent'),
+  before: z.string().datetime({ offset: true }).optional(),
+});
+export const conversationResponseSchema = z.object({
+  conversation: z.array(conversationItemSchema),
+  spice: z.array(z.unknown()),
+  has_more: z.boolean(),
+  oldest_timestamp: z.string().nullable(),
+});
+export const latestTimestampSchema = z.object({ latest_timestamp: z.string().nullable() });
+export const CONVERSATION_PAGE_SIZE = 50;
