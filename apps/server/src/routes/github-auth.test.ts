@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 /** Follows the product → code host → product round trip the way a browser would. */
-async function signInThroughCodeHost(app: TestApp, login: string, returnUri = '/agents') {
-  const start = await app.server.inject(`/auth/github?return_uri=${encodeURIComponent(returnUri)}`);
+async function signInThroughCodeHost(app: TestApp, login: string, returnUri = '/agents', extraQuery = '') {
+  const start = await app.server.inject(
+    `/auth/github?return_uri=${encodeURIComponent(returnUri)}${extraQuery}`,
+  );
   expect(start.statusCode).toBe(302);
   const authorize = new URL(start.headers.location as string);
   const oauthCookie = start.cookies.find((c) => c.name === 'tandem_oauth')!;
@@ -136,25 +138,7 @@ describe('signing in with the code host', () => {
 
   it('links the tracked visitor (lead_id) to the user who signs in', async () => {
     await app.database.db.insert(leads).values({ id: 'lead-42', data: { utm_source: 'google' } });
-    const start = await app.server.inject('/auth/github?lead_id=lead-42');
-    const authorize = new URL(start.headers.location as string);
-    const chosen = await fetch(`${app.codeHost!.url}/login/oauth/authorize`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        client_id: authorize.searchParams.get('client_id')!,
-        redirect_uri: authorize.searchParams.get('redirect_uri')!,
-        state: authorize.searchParams.get('state')!,
-        login: 'eve',
-      }),
-    });
-    const callback = new URL(chosen.headers.get('location')!);
-    const oauthCookie = start.cookies.find((c) => c.name === 'tandem_oauth')!;
-    await app.server.inject({
-      url: callback.pathname + callback.search,
-      cookies: { tandem_oauth: oauthCookie.value },
-    });
+    await signInThroughCodeHost(app, 'eve', '/agents', '&lead_id=lead-42');
     const [lead] = await app.database.db.select().from(leads).where(eq(leads.id, 'lead-42'));
     const [eve] = await app.database.db.select().from(users).where(eq(users.username, 'eve'));
     expect(lead!.userId).toBe(eve!.id);
