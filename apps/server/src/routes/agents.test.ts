@@ -1,8 +1,11 @@
+import { eq } from 'drizzle-orm';
+import { agentReads, agents } from '@tandem/db';
 import {
   agentListSchema,
   agentMetadataSchema,
   conversationResponseSchema,
   createAgentResponseSchema,
+  statusCountsSchema,
 } from '@tandem/shared';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -159,5 +162,96 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
     expect(
       agentListSchema.parse((await app.server.inject({ url: '/api/agents', headers: as(eve) })).json()).count,
     ).toBe(0);
+  });
+
+  it('stores a sent message before answering and counts running and unread agents', async () => {
+    const { agent_id } = createAgentResponseSchema.parse((await create(ada, { body: 'Message me' })).json());
+    const send = (payload: Record<string, unknown>) =>
+      app.server.inject({
+        method: 'POST',
+        url: `/api/agent/message?trajectory_id=${agent_id}`,
+        headers: as(ada),
+        payload,
+      });
+    const sent = await send({ message: 'Also update the README' });
+    const { event_uuid } = sent.json();
+    const conversation = conversationResponseSchema.parse(
+      (
+        await app.server.inject({
+          url: `/api/agent/conversation?trajectory_id=${agent_id}`,
+          headers: as(ada),
+        })
+      ).json(),
+    );
+    expect(conversation.conversation.at(-1)).toMatchObject({
+      action_uuid: event_uuid,
+      message: 'Also update the README',
+    });
+    expect((await send({ message: '  ' })).statusCode).toBe(422);
+    const fromBob = await app.server.inject({
+      method: 'POST',
+      url: `/api/agent/message?trajectory_id=${agent_id}`,
+      headers: as(bob),
+      payload: { message: 'hi' },
+    });
+    expect(fromBob.statusCode).toBe(404);
+
+    const counts = statusCountsSchema.parse(
+      (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
+    );
+    expect(counts.running_agents.map((a) => a.id)).toContain(agent_id);
+    expect(counts.unread_agents).toEqual([]);
+    // A newer item than ada's last read makes it unread; Mark all read clears it.
+    await app.database.db
+      .update(agents)
+      .set({ latestTimestamp: new Date(Date.now() + 60_000) })
+      .where(eq(agents.id, agent_id));
+    const unread = statusCountsSchema.parse(
+      (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
+    );
+    expect(unread.unread_agents.map((a) => a.id)).toEqual([agent_id]);
+    // Read two minutes ago, newest item one minute ago: unread until Mark all read.
+    await app.database.db
+      .update(agents)
+      .set({ latestTimestamp: new Date(Date.now() - 60_000) })
+      .where(eq(agents.id, agent_id));
+    await app.database.db
+      .update(agentReads)
+      .set({ readAt: new Date(Date.now() - 120_000) })
+      .where(eq(agentReads.agentId, agent_id));
+    const stillUnread = statusCountsSchema.parse(
+      (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
+    );
+    expect(stillUnread.unread_agents.map((a) => a.id)).toEqual([agent_id]);
+    await app.server.inject({ method: 'POST', url: '/api/agent/mark-all-read', headers: as(ada) });
+    const cleared = statusCountsSchema.parse(
+      (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
+    );
+    expect(cleared.unread_agents).toEqual([]);
+  });
+
+  it('changes models and the summarization limit with the spec messages', async () => {
+    const { agent_id } = createAgentResponseSchema.parse((await create(ada, { body: 'Models' })).json());
+    const put = (url: string, payload: Record<string, unknown>) =>
+      app.server.inject({
+        method: 'PUT',
+        url,
+        headers: as(ada),
+        payload: { trajectory_id: agent_id, ...payload },
+      });
+    expect((await put('/api/agent/update-model', { model: 'opus-4-1' })).json()).toMatchObject({
+      model: 'opus-4-1',
+    });
+    expect((await put('/api/agent/update-model', { model: 'o3' })).statusCode).toBe(422);
+    expect((await put('/api/agent/update-review-model', { model: null })).json()).toMatchObject({
+      review_model: null,
+    });
+    const limit = (value: unknown) =>
+      put('/api/agent/update-summarization-limit', { summarization_limit: value });
+    expect((await limit('lots')).json().detail).toBe('Summarization limit must be a valid number.');
+    expect((await limit(99999)).json().detail).toBe('Minimum summarization limit is 100000');
+    expect((await limit(160001)).json().detail).toBe('Maximum summarization limit for Opus 4.1 is 160000');
+    expect((await limit(160001)).statusCode).toBe(400);
+    expect((await limit('120000')).json()).toMatchObject({ summarization_limit: 120000 });
   });
 });

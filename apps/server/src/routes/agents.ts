@@ -4,6 +4,10 @@ import { agents, type Db } from '@tandem/db';
 import {
   agentListQuerySchema,
   archiveSchema,
+  sendMessageSchema,
+  summarizationLimitError,
+  updateModelSchema,
+  updateSummarizationLimitSchema,
   conversationQuerySchema,
   createAgentSchema,
   trajectoryQuerySchema,
@@ -14,7 +18,18 @@ import { requireUser } from '../auth/authenticate.js';
 import type { ModelsConfig } from '../config/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
-import { agentMetadata, conversationPage, createAgent, listAgents, loadAgent } from '../services/agents.js';
+import {
+  agentMetadata,
+  conversationPage,
+  createAgent,
+  listAgents,
+  loadAgent,
+  markAllRead,
+  markRead,
+  sendMessage,
+  statusCounts,
+  updateAgent,
+} from '../services/agents.js';
 import { modelList } from './models.js';
 
 const repoParams = z.object({
@@ -105,4 +120,56 @@ export function agentRoutes(app: FastifyInstance, deps: { db: Db; models: Models
       return { success: true };
     });
   }
+
+  app.post('/api/agent/message', { bodyLimit: CREATE_BODY_LIMIT }, async (request) => {
+    const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
+    const body = parseRequest(sendMessageSchema, request.body, 'body');
+    return sendMessage(db, requireUser(request), trajectory_id, body);
+  });
+
+  app.get('/api/agents/status-counts', async (request) => statusCounts(db, requireUser(request)));
+
+  app.post('/api/agent/mark-all-read', async (request) => {
+    await markAllRead(db, requireUser(request));
+    return { success: true };
+  });
+
+  app.post('/api/agent/mark-read', async (request) => {
+    const viewer = requireUser(request);
+    const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
+    await loadAgent(db, viewer, trajectory_id);
+    await markRead(db, viewer, trajectory_id);
+    return { success: true };
+  });
+
+  app.put('/api/agent/update-model', async (request) => {
+    const viewer = requireUser(request);
+    const body = parseRequest(updateModelSchema, request.body, 'body');
+    if (!body.model) throw new AppError('validation', 'Choose a model');
+    const model = resolveModel(body.model, viewer.admin);
+    await updateAgent(db, viewer, body.trajectory_id, { model: model.key });
+    return agentMetadata(db, viewer, body.trajectory_id);
+  });
+
+  app.put('/api/agent/update-review-model', async (request) => {
+    const viewer = requireUser(request);
+    const body = parseRequest(updateModelSchema, request.body, 'body');
+    // null or '' turns the reviewer off (workspace §5: an empty stored review model means none).
+    const reviewModel = body.model ? resolveModel(body.model, viewer.admin).key : null;
+    await updateAgent(db, viewer, body.trajectory_id, { reviewModel });
+    return agentMetadata(db, viewer, body.trajectory_id);
+  });
+
+  app.put('/api/agent/update-summarization-limit', async (request) => {
+    const viewer = requireUser(request);
+    const body = parseRequest(updateSummarizationLimitSchema, request.body, 'body');
+    const agent = await loadAgent(db, viewer, body.trajectory_id);
+    const option = modelList(deps.models, true).models.find((m) => m.key === agent.model);
+    if (!option) throw new AppError('bad_request', `The agent's model ${agent.model} is no longer offered`);
+    // A 400 whose body the web app shows as it is (workspace §8).
+    const problem = summarizationLimitError(body.summarization_limit, option);
+    if (problem) throw new AppError('bad_request', problem);
+    await updateAgent(db, viewer, agent.id, { summarizationLimit: Number(body.summarization_limit) });
+    return agentMetadata(db, viewer, agent.id);
+  });
 }

@@ -285,3 +285,102 @@ export async function conversationPage(db: Db, agentId: string, before: string |
     oldest_timestamp: page[0]?.timestamp ?? null,
   };
 }
+
+/** Stores a user's message (before answering) and queues the agent to pick it up. */
+export async function sendMessage(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+  input: { message: string; images: unknown[]; comments: Record<string, unknown>[] },
+): Promise<{ event_uuid: string }> {
+  const agent = await visibleAgent(db, viewer, agentId);
+  if (agent.creatorId !== viewer.id && !viewer.admin)
+    throw new AppError('forbidden', 'Only the owner can message this agent');
+  if (!input.message.trim() && input.images.length === 0 && input.comments.length === 0) {
+    throw new AppError('validation', 'Write a message, attach an image or add a review comment');
+  }
+  const eventUuid = randomUUID();
+  const now = new Date();
+  await db.transaction(async (tx) => {
+    await tx.insert(conversationItems).values({
+      agentId,
+      timestamp: now.toISOString(),
+      itemType: 'message',
+      actionUuid: eventUuid,
+      actionType: input.comments.length && !input.message.trim() ? 'send_comments' : 'website_request',
+      userId: viewer.id,
+      data: {
+        message: input.message,
+        username: viewer.username,
+        image_count: input.images.length,
+        review_comments: input.comments,
+      },
+    });
+    await tx
+      .update(agents)
+      .set({ latestTimestamp: now, lastActive: now, status: 'pending' })
+      .where(eq(agents.id, agentId));
+    await tx
+      .insert(agentReads)
+      .values({ agentId, userId: viewer.id, readAt: now })
+      .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
+  });
+  return { event_uuid: eventUuid };
+}
+
+/** The header's running and unread lists: the viewer's own, unarchived agents. */
+export async function statusCounts(db: Db, viewer: AuthenticatedUser) {
+  const rows = await db
+    .select({
+      id: agents.id,
+      title: agents.title,
+      status: agents.status,
+      latest: agents.latestTimestamp,
+      readAt: agentReads.readAt,
+      repoName: repositories.fullName,
+    })
+    .from(agents)
+    .leftJoin(agentReads, and(eq(agentReads.agentId, agents.id), eq(agentReads.userId, viewer.id)))
+    .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+    .where(and(eq(agents.creatorId, viewer.id), eq(agents.archived, false)))
+    .orderBy(desc(agents.lastActive))
+    .limit(500);
+  const item = (r: (typeof rows)[number]) => ({ id: r.id, title: r.title, repo_name: r.repoName });
+  return {
+    running_agents: rows.filter((r) => r.status === 'open' || r.status === 'pending').map(item),
+    unread_agents: rows
+      .filter((r) => r.latest !== null && (r.readAt === null || r.readAt < r.latest))
+      .map(item),
+  };
+}
+
+export async function markAllRead(db: Db, viewer: AuthenticatedUser): Promise<void> {
+  const now = new Date();
+  const own = await db.select({ id: agents.id }).from(agents).where(eq(agents.creatorId, viewer.id));
+  if (!own.length) return;
+  await db
+    .insert(agentReads)
+    .values(own.map((a) => ({ agentId: a.id, userId: viewer.id, readAt: now })))
+    .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
+}
+
+export async function markRead(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<void> {
+  const now = new Date();
+  await db
+    .insert(agentReads)
+    .values({ agentId, userId: viewer.id, readAt: now })
+    .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
+}
+
+export async function updateAgent(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+  change: Partial<Pick<AgentRow, 'model' | 'reviewModel' | 'summarizationLimit'>>,
+): Promise<AgentRow> {
+  const agent = await visibleAgent(db, viewer, agentId);
+  if (agent.creatorId !== viewer.id && !viewer.admin)
+    throw new AppError('forbidden', 'Only the owner can change this agent');
+  const [updated] = await db.update(agents).set(change).where(eq(agents.id, agentId)).returning();
+  return updated!;
+}

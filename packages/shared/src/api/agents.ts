@@ -134,3 +134,34 @@ export const conversationResponseSchema = z.object({
 });
 export const latestTimestampSchema = z.object({ latest_timestamp: z.string().nullable() });
 export const CONVERSATION_PAGE_SIZE = 50;
+
+/** POST /api/agent/message?trajectory_id= */
+export const sendMessageSchema = z.object({
+  message: z.string().max(MESSAGE_MAX_CHARS).default(''),
+  images: z.array(imageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).default([]),
+  comments: z.array(z.record(z.string(), z.unknown())).max(200).default([]),
+});
+export const eventUuidResponseSchema = z.object({ event_uuid: z.string() });
+
+/** PUT /api/agent/update-model and update-review-model (`model` null turns the reviewer off). */
+export const updateModelSchema = z.object({
+  trajectory_id: z.string().uuid('Unknown agent'),
+  model: z.string().nullable(),
+});
+/** PUT /api/agent/update-summarization-limit; the number arrives as typed so the spec's messages apply. */
+export const updateSummarizationLimitSchema = z.object({
+  trajectory_id: z.string().uuid('Unknown agent'),
+  summarization_limit: z.union([z.string(), z.number()]).transform(String),
+});
+
+export const statusCountItemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  repo_name: z.string().nullable(),
+});
+export const statusCountsSchema = z.object({
+  running_agents: z.array(statusCountItemSchema),
+  unread_agents: z.array(statusCountItemSchema),
+});
+/** Statuses in which an agent counts as working (workspace §4). */
+export const WORKING_STATUSES = ['open', 'pending'] as const;
