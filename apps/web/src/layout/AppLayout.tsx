@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { usePageTitle } from '../lib/page-title';
 import { SignedInRedirects } from '../routing/SignedInRedirects';
 import { useTracking } from '../tracking/useTracking';
 import { BreadcrumbsProvider } from './breadcrumbs';
@@ -11,7 +10,6 @@ import { PageSpinner } from './PageSpinner';
 import { isWorkspacePath } from './site-sections';
 
 export function AppLayout() {
-  usePageTitle();
   useTracking();
   const { pathname } = useLocation();
   return (

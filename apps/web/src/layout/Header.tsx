@@ -14,6 +14,7 @@ import { useClientConfig } from '../api/config';
 import { useCurrentUser } from '../auth/current-user';
 import { LoginButton } from '../auth/LoginButton';
 import { useThemeMode } from '../theme/ThemeModeProvider';
+import { AgentStatusMenus } from './AgentStatusMenus';
 import { HeaderBreadcrumbs } from './breadcrumbs';
 import { isWorkspacePath } from './site-sections';
 import { UserMenu } from './UserMenu';
@@ -58,9 +59,9 @@ export function Header() {
             {mode === 'dark' ? <LightModeIcon /> : <DarkModeIcon />}
           </IconButton>
         </Tooltip>
-        {/* The unread bell and the running-agents spinner join here with the agents UI. */}
         {loading ? null : user ? (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            <AgentStatusMenus />
             <Typography variant="body2" sx={{ display: { xs: 'none', sm: 'block' } }}>
               {user.username}
             </Typography>
