@@ -27,7 +27,12 @@ describe('tandem status', () => {
   it('prints the server health validated with the shared schema', async () => {
     answer = {
       status: 200,
-      body: { status: 'ok', version: '0.1.0', database: { kind: 'pglite', reachable: true, latency_ms: 1 } },
+      body: {
+        status: 'ok',
+        version: '0.1.0',
+        database: { kind: 'pglite', reachable: true, latency_ms: 1 },
+        sandbox: 'bubblewrap (bwrap 0.8.0)',
+      },
     };
     expect(await runStatus()).toEqual([`${url}: ok (version 0.1.0, database pglite)`]);
   });

@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { AgentRunner } from '@tandem/agent';
 import type { Database } from '@tandem/db';
 import { registerAuthentication } from './auth/authenticate.js';
 import { SessionTokens } from './auth/session-tokens.js';
@@ -35,6 +36,10 @@ export interface AppOptions {
   /** The code host (GitHub, GitHub Enterprise or the local code host). */
   gateway: CodeHostGateway;
   appSlug: string;
+  /** Runs agents; requests only enqueue and interrupt. */
+  runner: Pick<AgentRunner, 'enqueue' | 'interrupt'>;
+  /** How agent commands are isolated here, for /api/health. */
+  sandbox?: string;
 }
 
 export interface App {
@@ -97,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const sessions = new SessionService(database.db, new SessionTokens(options.secretKey), config.sessionDays);
   registerAuthentication(server, sessions, { publicUrl: config.publicUrl });
 
-  healthRoutes(server, { database, version: serverVersion() });
+  healthRoutes(server, { database, version: serverVersion(), sandbox: options.sandbox ?? 'not started' });
   userRoutes(server, { db: database.db });
   authRoutes(server, { sessions, secureCookies });
   const secretBox = new SecretBox(options.secretKey);
@@ -124,7 +129,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   siteRoutes(server, { db: database.db });
   trackingRoutes(server, { db: database.db });
   modelRoutes(server, { models: config.models });
-  agentRoutes(server, { db: database.db, models: config.models });
+  agentRoutes(server, { db: database.db, models: config.models, runner: options.runner });
 
   await blogRoutes(server, { db: database.db });
 

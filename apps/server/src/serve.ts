@@ -5,6 +5,7 @@ import { resolveSecretKey } from './auth/secret-key.js';
 import type { Config } from './config/schema.js';
 import { setUpCodeHost, type CodeHostSetup } from './github/code-host-setup.js';
 import { ensureWelcomePost } from './services/blog.js';
+import { createAgentRuntime } from './agents/runtime-setup.js';
 
 export interface RunningServer {
   app: App;
@@ -26,7 +27,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
     await ensureWelcomePost(database.db);
     codeHost = await setUpCodeHost(config, logger);
+    const runtime = await createAgentRuntime({
+      db: database.db,
+      logger,
+      dataDir: config.dataDir,
+      app: codeHost.app,
+      models: config.models,
+      agents: config.agents,
+    });
     const app = await buildApp({
+      runner: runtime.runner,
+      sandbox: runtime.sandbox,
       config,
       database,
       secretKey,
@@ -43,6 +54,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
       setupUrl: `${url}/installations`,
     });
+    await runtime.runner.start();
     const local = codeHost.local;
     let closing: Promise<void> | undefined;
     return {
@@ -53,6 +65,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       close: () => {
         closing ??= app.server
           .close()
+          .then(() => runtime.runner.stop())
           .then(() => local?.close())
           .then(() => database.close());
         return closing;

@@ -1,6 +1,6 @@
-/**
- * The agent runtime (LLM loop, tools, sandbox, summarization, pricing) lands here with the agent
- * runtime issue; this package exists now so the dependency direction (agent → db, github, shared)
- * is fixed from the start.
- */
+/** The agent runtime: LLM loop, tools, sandbox, credits, summarization. No HTTP, no UI. */
 export const AGENT_PACKAGE = '@tandem/agent';
+export * from './credits/ledger.js';
+export * from './runtime/index.js';
+export * from './sandbox/index.js';
+export * from './model/index.js';

@@ -101,6 +101,19 @@ export const envSchema = z.object({
   TANDEM_OPENAI_COMPATIBLE_API_KEY: optionalString,
   TANDEM_OPENAI_COMPATIBLE_MODELS: optionalString,
   TANDEM_DEFAULT_MODEL: optionalString,
+  /** Test deployments only: a scripted model (docs/agent-tools.md) offered as model key 'scripted'. */
+  TANDEM_SCRIPTED_MODEL_FILE: optionalString,
+  TANDEM_SANDBOX: z.enum(['auto', 'bubblewrap', 'process']).default('auto'),
+  TANDEM_SANDBOX_NETWORK: z.enum(['on', 'off']).default('on'),
+  TANDEM_AGENT_CONCURRENCY: z
+    .string()
+    .trim()
+    .default('4')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 64,
+      'must be a whole number from 1 to 64',
+    )
+    .transform(Number),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -120,6 +133,14 @@ export interface Config {
   github: GitHubConfig;
   site: SiteConfig;
   models: ModelsConfig;
+  agents: AgentsConfig;
+}
+
+export interface AgentsConfig {
+  /** 'auto' uses bubblewrap when it works here, else plain child processes. */
+  sandbox: 'auto' | 'bubblewrap' | 'process';
+  network: boolean;
+  concurrency: number;
 }
 
 export interface ModelsConfig {
@@ -128,6 +149,7 @@ export interface ModelsConfig {
   googleApiKey: string | undefined;
   openaiCompatible: { url: string; apiKey: string | undefined; models: string[] } | undefined;
   defaultModel: string;
+  scriptedModelFile: string | undefined;
 }
 
 export interface SiteConfig {
@@ -195,7 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
         .filter(Boolean),
     ),
     github: githubConfig(e, cwd),
-    models: modelsConfig(e),
+    models: modelsConfig(e, cwd),
+    agents: {
+      sandbox: e.TANDEM_SANDBOX,
+      network: e.TANDEM_SANDBOX_NETWORK === 'on',
+      concurrency: e.TANDEM_AGENT_CONCURRENCY,
+    },
     site: {
       discordUrl: e.TANDEM_DISCORD_URL ?? null,
       supportEmail: e.TANDEM_SUPPORT_EMAIL,
@@ -215,7 +242,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   };
 }
 
-function modelsConfig(e: z.infer<typeof envSchema>): ModelsConfig {
+function modelsConfig(e: z.infer<typeof envSchema>, cwd: string): ModelsConfig {
+  const scriptedModelFile = e.TANDEM_SCRIPTED_MODEL_FILE
+    ? resolve(cwd, e.TANDEM_SCRIPTED_MODEL_FILE)
+    : undefined;
+  if (scriptedModelFile && !existsSync(scriptedModelFile)) {
+    throw new ConfigError(
+      'TANDEM_SCRIPTED_MODEL_FILE',
+      `points at ${scriptedModelFile}, which does not exist`,
+    );
+  }
   const localModels = (e.TANDEM_OPENAI_COMPATIBLE_MODELS ?? '')
     .split(',')
     .map((m) => m.trim())
@@ -226,6 +262,7 @@ function modelsConfig(e: z.infer<typeof envSchema>): ModelsConfig {
   const known = new Set([
     ...MODEL_CATALOG.map((m) => m.key),
     ...localModels.map((m) => `${LOCAL_MODEL_PREFIX}${m}`),
+    ...(scriptedModelFile ? ['scripted'] : []),
   ]);
   const defaultModel = e.TANDEM_DEFAULT_MODEL ?? DEFAULT_MODEL_KEY;
   if (!known.has(defaultModel)) {
@@ -246,6 +283,7 @@ function modelsConfig(e: z.infer<typeof envSchema>): ModelsConfig {
         }
       : undefined,
     defaultModel,
+    scriptedModelFile,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
+import type { AgentRunner } from '@tandem/agent';
 import type { ModelsConfig } from '../config/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
@@ -39,7 +40,10 @@ const repoParams = z.object({
 /** Agent creation carries up to 20 images. */
 const CREATE_BODY_LIMIT = 150 * 1024 * 1024;
 
-export function agentRoutes(app: FastifyInstance, deps: { db: Db; models: ModelsConfig }): void {
+export function agentRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; models: ModelsConfig; runner: Pick<AgentRunner, 'enqueue' | 'interrupt'> },
+): void {
   const { db } = deps;
   const resolveModel = (key: string | null | undefined, admin: boolean) => {
     const chosen = key ?? deps.models.defaultModel;
@@ -55,9 +59,11 @@ export function agentRoutes(app: FastifyInstance, deps: { db: Db; models: Models
       const viewer = requireUser(request);
       const params = parseRequest(repoParams, request.params, 'path');
       const body = parseRequest(createAgentSchema, request.body, 'body');
-      return createAgent(db, viewer, `${params.repo_owner}/${params.repo_name}`, body, {
+      const created = await createAgent(db, viewer, `${params.repo_owner}/${params.repo_name}`, body, {
         resolve: resolveModel,
       });
+      deps.runner.enqueue(created.agent_id);
+      return created;
     },
   );
 
@@ -124,7 +130,19 @@ export function agentRoutes(app: FastifyInstance, deps: { db: Db; models: Models
   app.post('/api/agent/message', { bodyLimit: CREATE_BODY_LIMIT }, async (request) => {
     const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
     const body = parseRequest(sendMessageSchema, request.body, 'body');
-    return sendMessage(db, requireUser(request), trajectory_id, body);
+    const sent = await sendMessage(db, requireUser(request), trajectory_id, body);
+    deps.runner.enqueue(trajectory_id);
+    return sent;
+  });
+
+  app.post('/api/agent/interrupt', async (request) => {
+    const viewer = requireUser(request);
+    const { trajectory_id } = parseRequest(archiveSchema, request.body, 'body');
+    const agent = await loadAgent(db, viewer, trajectory_id);
+    if (agent.creatorId !== viewer.id && !viewer.admin)
+      throw new AppError('forbidden', 'Only the owner can pause this agent');
+    await deps.runner.interrupt(agent.id);
+    return { success: true };
   });
 
   app.get('/api/agents/status-counts', async (request) => statusCounts(db, requireUser(request)));

@@ -7,7 +7,25 @@ import {
   type ModelOption,
   type ModelProvider,
 } from '@tandem/shared';
+import { SCRIPTED_MODEL_KEY, scriptedModelOption, type ModelEnv } from '@tandem/agent';
 import type { ModelsConfig } from '../config/schema.js';
+
+/** The runtime's view of the model configuration. */
+export function modelEnv(config: ModelsConfig): ModelEnv {
+  return {
+    anthropicApiKey: config.anthropicApiKey,
+    openaiApiKey: config.openaiApiKey,
+    googleApiKey: config.googleApiKey,
+    openaiCompatible: config.openaiCompatible
+      ? {
+          url: config.openaiCompatible.url,
+          models: config.openaiCompatible.models,
+          apiKey: config.openaiCompatible.apiKey,
+        }
+      : undefined,
+    scriptedModelFile: config.scriptedModelFile,
+  };
+}
 
 const KEY_VARIABLE: Record<Exclude<ModelProvider, 'openai-compatible'>, keyof ModelsConfig> = {
   anthropic: 'anthropicApiKey',
@@ -22,6 +40,8 @@ const KEY_NAME: Record<Exclude<ModelProvider, 'openai-compatible'>, string> = {
 
 /** Why a model cannot run on this deployment, or null when it can. */
 export function unavailableReason(model: ModelOption, config: ModelsConfig): string | null {
+  if (model.key === SCRIPTED_MODEL_KEY)
+    return config.scriptedModelFile ? null : 'TANDEM_SCRIPTED_MODEL_FILE is not set';
   if (model.provider === 'openai-compatible')
     return config.openaiCompatible ? null : 'TANDEM_OPENAI_COMPATIBLE_URL is not set';
   return config[KEY_VARIABLE[model.provider]]
@@ -30,7 +50,11 @@ export function unavailableReason(model: ModelOption, config: ModelsConfig): str
 }
 
 export function modelList(config: ModelsConfig, admin: boolean): ModelList {
-  const catalog = [...MODEL_CATALOG, ...(config.openaiCompatible?.models ?? []).map(localModelOption)];
+  const catalog = [
+    ...MODEL_CATALOG,
+    ...(config.openaiCompatible?.models ?? []).map(localModelOption),
+    ...(config.scriptedModelFile ? [scriptedModelOption()] : []),
+  ];
   return {
     models: catalog
       .filter((m) => admin || !m.admin_only)

@@ -9,10 +9,17 @@ import {
   type createAgentSchema,
 } from '@tandem/shared';
 import type { z } from 'zod';
+import { installationBalance, OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
 import { AppError, notFound } from '../errors/app-error.js';
 import type { AuthenticatedUser } from './sessions.js';
 
 type AgentRow = typeof agents.$inferSelect;
+
+/** HTTP 402 when the installation has no credits left (platform §8: the credits notice). */
+async function requireCredits(db: Db, installationId: number): Promise<void> {
+  if ((await installationBalance(db, installationId)) <= 0)
+    throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
+}
 
 /** Who may see an agent: admins, its creator, and installation members when the repository shares agents. */
 async function visibleAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {
@@ -209,6 +216,7 @@ export async function createAgent(
     )
     .limit(1);
   if (!repo) throw notFound('Repository not found');
+  await requireCredits(db, repo.installationId);
   if (input.is_supervisor && !viewer.admin)
     throw new AppError('forbidden', 'Supervisor agents are for admins only');
   if (!input.body.trim() && input.images.length === 0)
@@ -299,6 +307,8 @@ export async function sendMessage(
   if (!input.message.trim() && input.images.length === 0 && input.comments.length === 0) {
     throw new AppError('validation', 'Write a message, attach an image or add a review comment');
   }
+  // Refused before storing: the web app keeps the unsent text, so nothing is lost or sent twice.
+  await requireCredits(db, agent.installationId);
   const eventUuid = randomUUID();
   const now = new Date();
   await db.transaction(async (tx) => {

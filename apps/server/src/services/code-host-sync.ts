@@ -1,3 +1,4 @@
+import { grantFreeCredits } from '@tandem/agent';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { installations, memberships, repositories, userSettings, users, type Db } from '@tandem/db';
 
@@ -99,6 +100,7 @@ export async function upsertInstallation(db: Db, installation: CodeHostInstallat
       target: installations.id,
       set: { ...values, deletedAt: null, updatedAt: new Date() },
     });
+  await grantFreeCredits(db, installation.id);
 }
 
 export async function upsertRepositories(

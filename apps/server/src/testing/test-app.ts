@@ -7,7 +7,9 @@ import { installations, memberships, repositories, users } from '@tandem/db';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '@tandem/db/testing';
 import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { buildApp, type App } from '../app.js';
-import { loadConfig } from '../config/schema.js';
+import { EmbeddedRunner, grantFreeCredits, type AgentRunner } from '@tandem/agent';
+import { createAgentRuntime } from '../agents/runtime-setup.js';
+import { loadConfig, type AgentsConfig, type ModelsConfig } from '../config/schema.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 
 export const TEST_INDEX_HTML =
@@ -19,8 +21,22 @@ export interface TestUser {
   token: string;
 }
 
+/** Stands in for the agent runner in tests that do not run agents: it only records what was asked. */
+export class RecordingRunner implements Pick<AgentRunner, 'enqueue' | 'interrupt'> {
+  readonly enqueued: string[] = [];
+  readonly interrupted: string[] = [];
+  enqueue(agentId: string): void {
+    this.enqueued.push(agentId);
+  }
+  async interrupt(agentId: string): Promise<void> {
+    this.interrupted.push(agentId);
+  }
+}
+
 export interface TestApp extends App {
   database: TestDatabase;
+  /** The real embedded runner when the test asked for agents, else a RecordingRunner. */
+  runner: EmbeddedRunner | RecordingRunner;
   /** The local code host, when the test asked for one. */
   codeHost: RunningCodeHost | undefined;
   /** Creates a user (and optionally installations they belong to) and returns a live session token. */
@@ -43,7 +59,11 @@ export const TEST_WEBHOOK_SECRET = 'test-webhook-secret';
  */
 export async function createTestApp(
   kind: TestDatabaseKind = 'pglite',
-  options: { codeHost?: boolean } = {},
+  options: {
+    codeHost?: boolean;
+    /** Runs agents for real (needs codeHost): models as configured here, sandbox as detected. */
+    agents?: { models?: Partial<ModelsConfig>; sandbox?: AgentsConfig['sandbox'] };
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const webDist = mkdtempSync(join(tmpdir(), 'tandem-web-'));
@@ -70,9 +90,38 @@ export async function createTestApp(
         },
   );
   const defaults = loadConfig({});
+  const models: ModelsConfig = { ...defaults.models, ...options.agents?.models };
+  const agentsDir = options.agents ? mkdtempSync(join(tmpdir(), 'tandem-agents-')) : undefined;
+  let runner: EmbeddedRunner | RecordingRunner = new RecordingRunner();
+  let sandbox: string | undefined;
+  if (options.agents && agentsDir) {
+    if (!codeHost) throw new Error('createTestApp: agents need the local code host (codeHost: true)');
+    const runtime = await createAgentRuntime({
+      db: database.db,
+      logger: pino({ level: 'silent' }),
+      dataDir: agentsDir,
+      app: {
+        apiUrl: codeHost.apiUrl,
+        webUrl: codeHost.url,
+        appId: codeHost.credentials.appId,
+        appSlug: codeHost.credentials.slug,
+        privateKey: codeHost.credentials.privateKey,
+        clientId: codeHost.credentials.clientId,
+        clientSecret: codeHost.credentials.clientSecret,
+        webhookSecret: codeHost.credentials.webhookSecret,
+      },
+      models,
+      agents: { ...defaults.agents, sandbox: options.agents.sandbox ?? 'auto' },
+      throttle: false,
+    });
+    runner = runtime.runner;
+    sandbox = runtime.sandbox;
+  }
   const app = await buildApp({
+    runner,
+    sandbox,
     config: {
-      models: defaults.models,
+      models,
       publicUrl: undefined,
       sessionDays: 30,
       webDist,
@@ -88,6 +137,7 @@ export async function createTestApp(
 
   return {
     ...app,
+    runner,
     database,
     codeHost,
     async signIn(spec) {
@@ -101,6 +151,7 @@ export async function createTestApp(
           .insert(installations)
           .values({ id: inst.id, accountLogin: inst.name, accountType: 'Organization' })
           .onConflictDoNothing();
+        await grantFreeCredits(db, inst.id);
         await db.insert(memberships).values({ userId: user!.id, installationId: inst.id, role: inst.role });
         for (const fullName of inst.repos ?? []) {
           await db
@@ -113,11 +164,13 @@ export async function createTestApp(
       return { id: user!.id, username: user!.username, token };
     },
     async close() {
+      if (runner instanceof EmbeddedRunner) await runner.stop();
       await app.server.close();
       await codeHost?.close();
       await database.destroy();
       rmSync(webDist, { recursive: true, force: true });
       if (codeHostDir) rmSync(codeHostDir, { recursive: true, force: true });
+      if (agentsDir) rmSync(agentsDir, { recursive: true, force: true });
     },
   };
 }
@@ -128,7 +181,7 @@ export async function createTestApp(
  */
 export function useTestApp(
   kind: TestDatabaseKind = 'pglite',
-  options: { codeHost?: boolean } = {},
+  options: Parameters<typeof createTestApp>[1] = {},
 ): () => TestApp {
   let app: TestApp | undefined;
   beforeAll(async () => {

@@ -38,6 +38,10 @@ export const agents = pgTable(
     summarizationLimit: integer('summarization_limit').notNull(),
     curTokens: integer('cur_tokens').notNull().default(0),
     creditsSpent: bigint('credits_spent', { mode: 'number' }).notNull().default(0),
+    /** Ledger units spent since the last user message: the per-agent budget check. */
+    spentSinceMessage: bigint('spent_since_message', { mode: 'number' }).notNull().default(0),
+    /** The running run asked to stop at its next safe point. */
+    interruptRequested: boolean('interrupt_requested').notNull().default(false),
     agentType: text('agent_type').notNull().default('editor'),
     supervisorId: uuid('supervisor_id'),
     baseBranch: text('base_branch'),
@@ -48,6 +52,7 @@ export const agents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
   (t) => [
+    index('agents_status_idx').on(t.status),
     index('agents_installation_created_idx').on(t.installationId, t.archived, t.createdAt),
     index('agents_installation_active_idx').on(t.installationId, t.archived, t.lastActive),
     index('agents_creator_idx').on(t.creatorId, t.createdAt),

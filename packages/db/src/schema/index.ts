@@ -5,3 +5,4 @@ export * from './webhooks.js';
 export * from './site.js';
 export * from './blog.js';
 export * from './agents.js';
+export * from './runtime.js';

@@ -29,6 +29,8 @@ export const installations = pgTable('installations', {
   bannedAt: timestamp('banned_at', { withTimezone: true, precision: 6 }),
   /** Removed on the code host: kept for the ledger, hidden from users. */
   deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 6 }),
+  /** Ledger units (hundredths of a cent); changed only together with a credit_transactions row. */
+  creditBalance: bigint('credit_balance', { mode: 'number' }).notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
 });

@@ -11,5 +11,7 @@ export const healthResponseSchema = z.object({
     reachable: z.boolean(),
     latency_ms: z.number().nullable(),
   }),
+  /** How agent commands are isolated: 'bubblewrap (…)' or 'process (…)'. */
+  sandbox: z.string(),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EmbeddedRunner } from '@tandem/agent';
+import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+
+/** A scripted model (docs/agent-tools.md): each model call answers with the next step. */
+const scriptDir = mkdtempSync(join(tmpdir(), 'tandem-script-'));
+const scriptFile = join(scriptDir, 'script.json');
+writeFileSync(
+  scriptFile,
+  JSON.stringify({
+    scripts: [
+      {
+        match: 'subtract',
+        steps: [
+          {
+            text: 'Let me look at the library.',
+            tool_calls: [{ name: 'view_files', args: { files: [{ path: 'src/math.js' }] } }],
+          },
+          {
+            tool_calls: [
+              {
+                name: 'edit_file',
+                args: {
+                  path: 'src/math.js',
+                  old_string: 'export function multiply(a, b) {',
+                  new_string:
+                    'export function subtract(a, b) {\n  return a - b;\n}\n\nexport function multiply(a, b) {',
+                },
+              },
+            ],
+          },
+          { tool_calls: [{ name: 'run_command', args: { command: 'npm test' } }] },
+          { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
+          {
+            tool_calls: [
+              { name: 'open_pull_request', args: { title: 'Add subtract', body: 'Adds subtract(a, b).' } },
+            ],
+          },
+          {
+            tool_calls: [
+              { name: 'task_complete', args: { summary: 'Added subtract and opened a pull request.' } },
+            ],
+          },
+        ],
+      },
+    ],
+  }),
+);
+
+afterAll(() => rmSync(scriptDir, { recursive: true, force: true }));
+
+describe('an agent run against the local code host', () => {
+  const testApp = useTestApp('pglite', {
+    codeHost: true,
+    agents: { models: { scriptedModelFile: scriptFile } },
+  });
+  let app: TestApp;
+  let ada: TestUser;
+  const as = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+
+  beforeAll(async () => {
+    app = testApp();
+    ada = await app.signIn({
+      username: 'ada',
+      admin: true,
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+  });
+
+  it('views, edits, runs the tests, commits, pushes and opens a pull request', async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: as(ada),
+      payload: { body: 'Add a subtract function', model: 'scripted' },
+    });
+    expect(res.statusCode).toBe(200);
+    const { agent_id } = createAgentResponseSchema.parse(res.json());
+    await (app.runner as EmbeddedRunner).idle(agent_id);
+
+    const page = conversationResponseSchema.parse(
+      (
+        await app.server.inject({
+          url: `/api/agent/conversation?trajectory_id=${agent_id}`,
+          headers: as(ada),
+        })
+      ).json(),
+    );
+    const kinds = page.conversation.map((item) =>
+      item.item_type === 'action' ? item.action_type : item.item_type,
+    );
+    const errors = page.conversation.filter((i) => i.action_type === 'ErrorEvent');
+    expect(errors).toEqual([]);
+    expect(kinds.filter((k) => k !== 'shell_message')).toEqual([
+      'message',
+      'message',
+      'view',
+      'edit',
+      'shell',
+      'commit',
+      'number_lifecycle',
+      'TaskCompleteEvent',
+    ]);
+    // The shell's messages (command, output, exit) sit between the shell and the commit.
+    const between = kinds.slice(kinds.indexOf('shell') + 1, kinds.indexOf('commit'));
+    expect(between.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(between)).toEqual(new Set(['shell_message']));
+    const stamps = page.conversation.map((i) => i.timestamp);
+    expect([...stamps].sort()).toEqual(stamps);
+    const shellOutput = page.conversation
+      .filter((i) => i.item_type === 'shell_message' && i.message_type === 'stdout')
+      .map((i) => String(i.message))
+      .join('');
+    expect(shellOutput).toMatch(/pass 3/);
+    const edit = page.conversation.find((i) => i.item_type === 'edit')!;
+    expect(edit).toMatchObject({ lines_added: 4, lines_removed: 0 });
+    const commit = page.conversation.find((i) => i.item_type === 'commit')!;
+    expect(commit).toMatchObject({
+      branch: 'tandem-1',
+      repository_name: 'acme/webapp',
+      commit_message: 'Add subtract',
+    });
+
+    // The pull request exists on the code host, from the agent's branch, with the commit.
+    const token = await app.codeHost!.issueInstallationToken(1000);
+    const api = (path: string) =>
+      fetch(`${app.codeHost!.apiUrl}${path}`, { headers: { authorization: `token ${token}` } }).then((r) =>
+        r.json(),
+      );
+    const pulls = (await api('/repos/acme/webapp/pulls?state=open')) as {
+      number: number;
+      title: string;
+      head: { ref: string; sha: string };
+    }[];
+    const pull = pulls.find((p) => p.head.ref === 'tandem-1');
+    expect(pull).toMatchObject({ title: 'Add subtract', head: { sha: commit.commit_sha } });
+    const lifecycle = page.conversation.find((i) => i.item_type === 'number_lifecycle')!;
+    expect(lifecycle).toMatchObject({ number: pull!.number, action: 'opened' });
+
+    const meta = (
+      await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${agent_id}`, headers: as(ada) })
+    ).json();
+    expect(meta.status).toBe('paused');
+    expect(meta.credits_spent).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,102 @@
+import { agents, creditTransactions, installations, type Db } from '@tandem/db';
+import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
+import { eq, sql } from 'drizzle-orm';
+
+export type LedgerKind = 'agent' | 'invoice' | 'other';
+
+/** Any executor that can run SQL: the database or an open transaction. */
+type Executor = Pick<Db, 'insert' | 'update' | 'select'>;
+
+/**
+ * Changes a balance by `amount` units and records why, in the caller's transaction. The balance is
+ * changed by one conditional UPDATE (a row lock, no read-modify-write), so concurrent charges never
+ * lose an update.
+ */
+export async function recordTransaction(
+  tx: Executor,
+  entry: {
+    installationId: number;
+    amount: number;
+    kind: LedgerKind;
+    agentId?: string | null;
+    description: string;
+  },
+): Promise<number> {
+  const [row] = await tx
+    .update(installations)
+    .set({ creditBalance: sql`${installations.creditBalance} + ${entry.amount}` })
+    .where(eq(installations.id, entry.installationId))
+    .returning({ balance: installations.creditBalance });
+  if (!row) throw new Error(`Installation ${entry.installationId} does not exist`);
+  await tx.insert(creditTransactions).values({
+    installationId: entry.installationId,
+    amount: entry.amount,
+    kind: entry.kind,
+    agentId: entry.agentId ?? null,
+    description: entry.description,
+  });
+  return Number(row.balance);
+}
+
+/** The 3000 free credits of a new installation, granted exactly once. */
+export async function grantFreeCredits(db: Db, installationId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [already] = await tx
+      .select({ id: creditTransactions.id })
+      .from(creditTransactions)
+      .where(
+        sql`${creditTransactions.installationId} = ${installationId} and ${creditTransactions.description} = ${FREE_CREDITS_DESCRIPTION}`,
+      )
+      .limit(1);
+    if (already) return;
+    await recordTransaction(tx, {
+      installationId,
+      amount: FREE_CREDITS_PER_INSTALLATION * LEDGER_UNITS_PER_CREDIT,
+      kind: 'other',
+      description: FREE_CREDITS_DESCRIPTION,
+    });
+  });
+}
+
+export const FREE_CREDITS_DESCRIPTION = 'Free credits for new installations';
+
+export interface ChargeResult {
+  /** The installation's balance after the charge, in units. */
+  balance: number;
+  /** Units this agent has spent since its last user message. */
+  spentSinceMessage: number;
+}
+
+/** Charges one model call to the agent's installation and the agent's own counters, atomically. */
+export async function chargeAgentCall(
+  db: Db,
+  charge: { installationId: number; agentId: string; units: number; curTokens: number; description: string },
+): Promise<ChargeResult> {
+  return db.transaction(async (tx) => {
+    const balance = await recordTransaction(tx, {
+      installationId: charge.installationId,
+      amount: -charge.units,
+      kind: 'agent',
+      agentId: charge.agentId,
+      description: charge.description,
+    });
+    const [agent] = await tx
+      .update(agents)
+      .set({
+        creditsSpent: sql`${agents.creditsSpent} + ${charge.units}`,
+        spentSinceMessage: sql`${agents.spentSinceMessage} + ${charge.units}`,
+        curTokens: charge.curTokens,
+      })
+      .where(eq(agents.id, charge.agentId))
+      .returning({ spent: agents.spentSinceMessage });
+    return { balance, spentSinceMessage: Number(agent?.spent ?? 0) };
+  });
+}
+
+export async function installationBalance(db: Db, installationId: number): Promise<number> {
+  const [row] = await db
+    .select({ balance: installations.creditBalance })
+    .from(installations)
+    .where(eq(installations.id, installationId));
+  return Number(row?.balance ?? 0);
+}

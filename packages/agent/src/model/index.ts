@@ -1,0 +1,6 @@
+export { SCRIPTED_MODEL_FILE_VARIABLE, SCRIPTED_MODEL_KEY, type ModelEnv } from './config.js';
+export { providerOptionsFor } from './provider-options.js';
+export { resolveModel, scriptedModelOption, type ResolvedModel } from './resolve.js';
+export { createScriptedModel, SUMMARIZE_MARKER } from './scripted.js';
+export { scriptFileSchema, type Script, type ScriptFile, type ScriptStep } from './scripted-file.js';
+export { LOCAL_MODEL_PRICE, priceFor, SCRIPTED_MODEL_PRICE, toTokenUsage } from './usage.js';

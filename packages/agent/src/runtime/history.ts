@@ -1,0 +1,122 @@
+import { agents, conversationItems, spiceMessages, type Db } from '@tandem/db';
+import type { ModelMessage, ToolCallPart } from 'ai';
+import { and, asc, eq, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import { nextTimestamp } from './clock.js';
+
+export interface ResponseStats {
+  input_tokens: number;
+  cached_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  /** Seconds. */
+  time: number;
+  /** Provider cost in cents. */
+  cost: number;
+}
+
+/** The model's context: every spice message not yet folded into a summary, oldest first. */
+export async function loadHistory(db: Db, agentId: string): Promise<ModelMessage[]> {
+  const rows = await db
+    .select({ role: spiceMessages.role, content: spiceMessages.content })
+    .from(spiceMessages)
+    .where(and(eq(spiceMessages.agentId, agentId), isNull(spiceMessages.summarizedAt)))
+    .orderBy(asc(spiceMessages.timestamp));
+  return rows.map((row) => ({ role: row.role, content: row.content }) as ModelMessage);
+}
+
+export async function appendSpice(
+  db: Pick<Db, 'insert'>,
+  agentId: string,
+  message: ModelMessage,
+  extra: { actionUuid?: string; responseStats?: ResponseStats } = {},
+): Promise<void> {
+  await db.insert(spiceMessages).values({
+    agentId,
+    timestamp: nextTimestamp(),
+    role: message.role,
+    content: message.content,
+    actionUuid: extra.actionUuid ?? null,
+    responseStats: extra.responseStats ? { ...extra.responseStats } : null,
+  });
+}
+
+/** Tool calls of the last assistant message that have no stored result yet (a crash mid-step). */
+export function pendingToolCalls(history: ModelMessage[]): ToolCallPart[] {
+  const lastAssistant = history.findLastIndex((m) => m.role === 'assistant');
+  if (lastAssistant < 0) return [];
+  const assistant = history[lastAssistant]!;
+  if (typeof assistant.content === 'string') return [];
+  const calls = assistant.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+  const answered = new Set(
+    history
+      .slice(lastAssistant + 1)
+      .flatMap((m) =>
+        m.role === 'tool' ? m.content.map((p) => ('toolCallId' in p ? p.toolCallId : '')) : [],
+      ),
+  );
+  return calls.filter((call) => !answered.has(call.toolCallId));
+}
+
+interface ReviewComment {
+  path?: string;
+  line?: number;
+  body?: string;
+}
+
+function userText(data: Record<string, unknown>, username: string): string {
+  const parts = [`${username}: ${typeof data.message === 'string' ? data.message : ''}`.trim()];
+  const comments = Array.isArray(data.review_comments) ? (data.review_comments as ReviewComment[]) : [];
+  for (const c of comments)
+    parts.push(`Review comment on ${c.path ?? '?'}:${c.line ?? '?'}: ${c.body ?? ''}`);
+  return parts.join('\n');
+}
+
+/**
+ * Feeds user messages the model has not seen yet into its context, each exactly once (keyed by
+ * the message's action_uuid). Returns how many were added; a new message resets the budget.
+ */
+export async function syncUserMessages(db: Db, agentId: string): Promise<number> {
+  const seen = db
+    .select({ id: spiceMessages.actionUuid })
+    .from(spiceMessages)
+    .where(and(eq(spiceMessages.agentId, agentId), isNotNull(spiceMessages.actionUuid)));
+  const fresh = await db
+    .select()
+    .from(conversationItems)
+    .where(
+      and(
+        eq(conversationItems.agentId, agentId),
+        eq(conversationItems.itemType, 'message'),
+        isNotNull(conversationItems.userId),
+        notInArray(conversationItems.actionUuid, seen),
+      ),
+    )
+    .orderBy(asc(conversationItems.timestamp));
+  for (const item of fresh) {
+    const username = typeof item.data.username === 'string' ? item.data.username : 'user';
+    await appendSpice(
+      db,
+      agentId,
+      { role: 'user', content: [{ type: 'text', text: userText(item.data, username) }] },
+      { actionUuid: item.actionUuid },
+    );
+  }
+  if (fresh.length) await db.update(agents).set({ spentSinceMessage: 0 }).where(eq(agents.id, agentId));
+  return fresh.length;
+}
+
+/** Folds everything so far into a summary: the loop then starts from the summary alone. */
+export async function applySummary(db: Db, agentId: string, summary: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(spiceMessages)
+      .set({ summarizedAt: sql`now()` })
+      .where(and(eq(spiceMessages.agentId, agentId), isNull(spiceMessages.summarizedAt)));
+    await appendSpice(tx, agentId, {
+      role: 'user',
+      content: [
+        { type: 'text', text: `Summary of the work so far (earlier context was summarized):\n${summary}` },
+      ],
+    });
+  });
+}

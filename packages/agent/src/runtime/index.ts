@@ -1,0 +1,6 @@
+export { EmbeddedRunner, type AgentRunner } from './runner.js';
+export { AgentRun, OUT_OF_CREDITS_MESSAGE, type RuntimeDeps, type RuntimeLogger } from './run-agent.js';
+export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './items.js';
+export { nextTimestamp } from './clock.js';
+export { agentBranch, workspacesDirOf, WARM_TTL_MS } from './warm-sandbox.js';
+export { AGENT_TOOLS } from './tools/index.js';

@@ -1,0 +1,97 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { agents, conversationItems, type Db } from '@tandem/db';
+import { and, eq } from 'drizzle-orm';
+import { nextTimestamp } from './clock.js';
+
+export type ItemType =
+  | 'message'
+  | 'commit'
+  | 'number_lifecycle'
+  | 'shell'
+  | 'shell_message'
+  | 'edit'
+  | 'view'
+  | 'action'
+  | 'over_budget';
+
+export interface NewItem {
+  itemType: ItemType;
+  actionType?: string | null;
+  actionUuid?: string;
+  pid?: number | null;
+  userId?: string | null;
+  /**
+   * Items of outside effects (commits, pull requests, comments) carry their tool call: a resumed
+   * run that repeats the call finds the item and does not show it twice.
+   */
+  dedupeKey?: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes a feed item and moves the agent's latest_timestamp in one transaction, so the 2.5 s poll
+ * never sees a timestamp whose item is not readable yet.
+ */
+export async function appendItem(
+  db: Db,
+  agentId: string,
+  item: NewItem,
+): Promise<{ actionUuid: string; timestamp: string }> {
+  const actionUuid = item.actionUuid ?? (item.dedupeKey ? keyUuid(agentId, item.dedupeKey) : randomUUID());
+  if (item.dedupeKey) {
+    const [existing] = await db
+      .select({ timestamp: conversationItems.timestamp })
+      .from(conversationItems)
+      .where(and(eq(conversationItems.agentId, agentId), eq(conversationItems.actionUuid, actionUuid)))
+      .limit(1);
+    if (existing) return { actionUuid, timestamp: existing.timestamp };
+  }
+  const timestamp = nextTimestamp();
+  await db.transaction(async (tx) => {
+    await tx.insert(conversationItems).values({
+      agentId,
+      timestamp,
+      itemType: item.itemType,
+      actionUuid,
+      actionType: item.actionType ?? null,
+      pid: item.pid ?? null,
+      userId: item.userId ?? null,
+      data: item.data,
+    });
+    const at = new Date(timestamp);
+    await tx.update(agents).set({ latestTimestamp: at, lastActive: at }).where(eq(agents.id, agentId));
+  });
+  return { actionUuid, timestamp };
+}
+
+/** A stable UUID for a key (name-based, like UUID v5). */
+export function keyUuid(agentId: string, key: string): string {
+  const hex = createHash('sha256').update(`${agentId}:${key}`).digest('hex');
+  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Shell items change while the process runs (active, ports); the item keeps its place in the feed. */
+export async function updateItemData(
+  db: Db,
+  agentId: string,
+  key: { actionUuid: string; pid: number | null; itemType: ItemType },
+  data: Record<string, unknown>,
+): Promise<void> {
+  await db
+    .update(conversationItems)
+    .set({ data })
+    .where(
+      and(
+        eq(conversationItems.agentId, agentId),
+        eq(conversationItems.actionUuid, key.actionUuid),
+        eq(conversationItems.itemType, key.itemType),
+      ),
+    );
+}
+
+export const actionItem = (actionType: string, data: Record<string, unknown> = {}): NewItem => ({
+  itemType: 'action',
+  actionType,
+  data: { action_type: actionType, ...data },
+});

@@ -1,0 +1,416 @@
+import { agents, agentSideEffects, conversationItems, repositories, users, type Db } from '@tandem/db';
+import type { GitHubClient } from '@tandem/github';
+import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
+import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { chargeAgentCall, installationBalance } from '../credits/ledger.js';
+import {
+  priceFor,
+  resolveModel,
+  SUMMARIZE_MARKER,
+  toTokenUsage,
+  type ModelEnv,
+  type ResolvedModel,
+} from '../model/index.js';
+import type { SandboxKind } from '../sandbox/index.js';
+import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
+import { actionItem, appendItem, updateItemData, type NewItem } from './items.js';
+import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
+import {
+  findTool,
+  toolSet,
+  ToolInputError,
+  type AgentRow,
+  type RepoInfo,
+  type ToolContext,
+} from './tools/index.js';
+import { prepareSandbox, type WarmSandbox } from './warm-sandbox.js';
+
+export interface RuntimeLogger {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/** Everything a run needs from outside; the same for the embedded runner and `tandem worker`. */
+export interface RuntimeDeps {
+  db: Db;
+  logger: RuntimeLogger;
+  models: ModelEnv;
+  codeHost: {
+    webUrl: string;
+    installationToken(installationId: number): Promise<string>;
+    installationOctokit(installationId: number): GitHubClient;
+  };
+  workspacesDir: string;
+  sandbox: { kind: SandboxKind; network: boolean };
+  /** A run stops after this many model calls and waits for the user (a runaway guard). */
+  maxModelCalls?: number;
+  /** Upper bound of one `wait` inside a run (longer waits end the run and resume later). */
+  maxWaitMs?: number;
+}
+
+export const OUT_OF_CREDITS_MESSAGE = 'Your installation is out of credits. Buy more now.';
+
+type RunEnd = 'idle' | 'interrupted';
+
+/** Abort reasons: a user's interrupt ends the run; a shutdown leaves it queued for the next start. */
+export const USER_INTERRUPT = 'interrupt';
+export const SHUTDOWN = 'shutdown';
+
+function lastToolName(history: ModelMessage[]): string | null {
+  const last = history.at(-1);
+  if (!last || last.role !== 'tool') return null;
+  const part = last.content.at(-1);
+  return part && 'toolName' in part ? part.toolName : null;
+}
+
+/** Whether the model has something to answer: a new user message or a tool result to continue from. */
+function needsModel(history: ModelMessage[]): boolean {
+  const last = history.at(-1);
+  if (!last) return false;
+  if (last.role === 'user') return true;
+  return last.role === 'tool' && lastToolName(history) !== 'task_complete';
+}
+
+async function loadRepo(db: Db, agent: AgentRow): Promise<(RepoInfo & { creditLimit: number }) | null> {
+  if (!agent.repositoryId) return null;
+  const [row] = await db.select().from(repositories).where(eq(repositories.id, agent.repositoryId));
+  if (!row) return null;
+  const [owner = '', name = ''] = row.fullName.split('/');
+  return {
+    id: row.id,
+    fullName: row.fullName,
+    owner,
+    name,
+    installationId: row.installationId,
+    defaultBranch: row.defaultBranch ?? 'main',
+    creditLimit: row.creditLimit,
+  };
+}
+
+async function requesterOf(db: Db, agent: AgentRow) {
+  const [last] = await db
+    .select({ username: users.username, email: users.email })
+    .from(conversationItems)
+    .innerJoin(users, eq(users.id, conversationItems.userId))
+    .where(and(eq(conversationItems.agentId, agent.id), isNotNull(conversationItems.userId)))
+    .orderBy(desc(conversationItems.timestamp))
+    .limit(1);
+  if (last) return last;
+  const [creator] = await db
+    .select({ username: users.username, email: users.email })
+    .from(users)
+    .where(eq(users.id, agent.creatorId));
+  return creator ?? { username: 'unknown', email: null };
+}
+
+export class AgentRun {
+  private agent!: AgentRow;
+  private repo!: RepoInfo & { creditLimit: number };
+
+  constructor(
+    private readonly deps: RuntimeDeps,
+    private readonly agentId: string,
+    private readonly signal: AbortSignal,
+    private readonly warm: { take(): WarmSandbox | undefined; keep(sandbox: WarmSandbox): void },
+  ) {}
+
+  private emit = (item: NewItem) => appendItem(this.deps.db, this.agentId, item);
+
+  private async setStatus(status: string) {
+    await this.deps.db.update(agents).set({ status }).where(eq(agents.id, this.agentId));
+  }
+
+  private async interrupted(): Promise<boolean> {
+    const [row] = await this.deps.db
+      .select({ flag: agents.interruptRequested })
+      .from(agents)
+      .where(eq(agents.id, this.agentId));
+    return this.signal.aborted || row?.flag === true;
+  }
+
+  async run(): Promise<void> {
+    const { db } = this.deps;
+    const [agent] = await db.select().from(agents).where(eq(agents.id, this.agentId));
+    if (!agent || agent.archived) return;
+    this.agent = agent;
+    const repo = await loadRepo(db, agent);
+    if (!repo) {
+      await this.emit(actionItem('ErrorEvent', { exception: 'This agent has no repository to work in.' }));
+      return this.setStatus('paused');
+    }
+    this.repo = repo;
+    await this.setStatus('open');
+    let sandbox: WarmSandbox | undefined;
+    try {
+      const model = resolveModel(agent.model, this.deps.models);
+      if (!model.ok) {
+        await syncUserMessages(db, this.agentId);
+        await this.emit(actionItem('ErrorEvent', { exception: model.reason }));
+        return;
+      }
+      sandbox = this.warm.take() ?? (await prepareSandbox(this.deps, agent, repo, this.emit));
+      const end = await this.loop(model, sandbox);
+      if (end === 'interrupted' && this.signal.reason !== SHUTDOWN) {
+        await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, this.agentId));
+        await this.emit(actionItem('InterruptEvent'));
+      }
+    } catch (error) {
+      if (this.signal.reason === SHUTDOWN) return;
+      this.deps.logger.error({ err: error, agentId: this.agentId }, 'agent run failed');
+      const message = error instanceof Error ? error.message : String(error);
+      await this.emit(actionItem('ErrorEvent', { exception: sandbox ? sandbox.scrub(message) : message }));
+    } finally {
+      if (sandbox) this.warm.keep(sandbox);
+      await this.setStatus(this.signal.aborted && this.signal.reason === SHUTDOWN ? 'pending' : 'paused');
+    }
+  }
+
+  private async loop(model: Extract<ResolvedModel, { ok: true }>, sandbox: WarmSandbox): Promise<RunEnd> {
+    const { db } = this.deps;
+    const maxCalls = this.deps.maxModelCalls ?? 200;
+    for (let calls = 0; ;) {
+      if (await this.interrupted()) return 'interrupted';
+      const pending = pendingToolCalls(await loadHistory(db, this.agentId));
+      if (pending.length) {
+        const stop = await this.executeTools(pending, sandbox);
+        if (stop === 'complete') return 'idle';
+        if (stop === 'interrupted') return 'interrupted';
+        continue;
+      }
+      await syncUserMessages(db, this.agentId);
+      let history = await loadHistory(db, this.agentId);
+      if (!needsModel(history)) return 'idle';
+      const [fresh] = await db.select().from(agents).where(eq(agents.id, this.agentId));
+      this.agent = fresh!;
+      if ((await installationBalance(db, this.repo.installationId)) <= 0) {
+        await this.emit(actionItem('OutOfCreditsEvent', { summary: OUT_OF_CREDITS_MESSAGE }));
+        return 'idle';
+      }
+      const budgetUnits = this.repo.creditLimit * LEDGER_UNITS_PER_CREDIT;
+      if (this.agent.spentSinceMessage >= budgetUnits) {
+        await this.emit({
+          itemType: 'over_budget',
+          actionType: 'OverBudgetEvent',
+          data: { action_type: 'OverBudgetEvent', credit_limit: this.repo.creditLimit },
+        });
+        return 'idle';
+      }
+      if (calls >= maxCalls) {
+        await this.emit(
+          actionItem('ErrorEvent', {
+            exception: `Stopped after ${maxCalls} model calls in one run. Message to continue.`,
+          }),
+        );
+        return 'idle';
+      }
+      if (this.agent.curTokens > this.agent.summarizationLimit) {
+        await this.summarize(model, history);
+        history = await loadHistory(db, this.agentId);
+      }
+      calls += 1;
+      const step = await this.callModel(model, history, sandbox);
+      if (step === 'interrupted') return 'interrupted';
+    }
+  }
+
+  /** One model call: its messages stored and its cost charged in one go, before any tool runs. */
+  private async callModel(
+    model: Extract<ResolvedModel, { ok: true }>,
+    history: ModelMessage[],
+    sandbox: WarmSandbox,
+  ): Promise<'ok' | 'interrupted'> {
+    const started = performance.now();
+    let result;
+    try {
+      result = await generateText({
+        model: model.model,
+        system: systemPrompt({
+          repo: this.repo,
+          branch: sandbox.workspace.branch,
+          baseBranch: sandbox.workspace.baseBranch,
+        }),
+        messages: history,
+        tools: toolSet(),
+        providerOptions: model.providerOptions,
+        abortSignal: this.signal,
+        maxRetries: 2,
+      });
+    } catch (error) {
+      if (this.signal.aborted) return 'interrupted';
+      throw error;
+    }
+    const stats = await this.charge(model, result.usage, started, `${model.option.label} call`);
+    const messages = result.response.messages;
+    for (const [i, message] of messages.entries()) {
+      await appendSpice(this.deps.db, this.agentId, message, i === 0 ? { responseStats: stats } : {});
+    }
+    const scrub = sandbox.scrub;
+    if (result.text.trim()) {
+      await this.emit({
+        itemType: 'message',
+        data: { message: scrub(result.text), username: 'tandem', role: 'assistant' },
+      });
+    }
+    return 'ok';
+  }
+
+  private async charge(
+    model: Extract<ResolvedModel, { ok: true }>,
+    usage: Parameters<typeof toTokenUsage>[0],
+    started: number,
+    description: string,
+  ) {
+    const tokens = toTokenUsage(usage);
+    const price = priceFor(model.option);
+    const units = chargeUnits(price, tokens);
+    await chargeAgentCall(this.deps.db, {
+      installationId: this.repo.installationId,
+      agentId: this.agentId,
+      units,
+      curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
+      description,
+    });
+    return {
+      input_tokens: tokens.inputTokens,
+      cached_tokens: tokens.cachedTokens,
+      output_tokens: tokens.outputTokens,
+      reasoning_tokens: tokens.reasoningTokens,
+      time: Math.round(performance.now() - started) / 1000,
+      cost: Math.round(providerCostCents(price, tokens) * 10_000) / 10_000,
+    };
+  }
+
+  private async summarize(model: Extract<ResolvedModel, { ok: true }>, history: ModelMessage[]) {
+    const started = performance.now();
+    const result = await generateText({
+      model: model.model,
+      system: `${SUMMARIZE_MARKER}\n${SUMMARY_INSTRUCTIONS}`,
+      messages: [...history, { role: 'user', content: `${SUMMARIZE_MARKER}: ${SUMMARY_INSTRUCTIONS}` }],
+      abortSignal: this.signal,
+    });
+    await this.charge(model, result.usage, started, `${model.option.label} summary`);
+    await this.emit(actionItem('SummaryEvent', { summary_content: result.text }));
+    await applySummary(this.deps.db, this.agentId, result.text);
+    await this.deps.db.update(agents).set({ curTokens: 0 }).where(eq(agents.id, this.agentId));
+    await this.emit(actionItem('SummaryAppliedEvent', { summary: 'Earlier context was summarized' }));
+  }
+
+  private async executeTools(
+    calls: ToolCallPart[],
+    sandbox: WarmSandbox,
+  ): Promise<'complete' | 'interrupted' | null> {
+    const requester = await requesterOf(this.deps.db, this.agent);
+    let stop: 'complete' | 'interrupted' | null = null;
+    for (const call of calls) {
+      const output = await this.executeTool(call, sandbox, requester);
+      await appendSpice(this.deps.db, this.agentId, {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            output: { type: 'text', value: output.text },
+          },
+        ],
+      });
+      if (output.stop?.kind === 'complete') stop = 'complete';
+      if (output.stop?.kind === 'wait') {
+        const woke = await this.wait(output.stop.seconds);
+        if (!woke) stop = 'interrupted';
+      }
+    }
+    return stop;
+  }
+
+  private async wait(seconds: number): Promise<boolean> {
+    const ms = Math.min(seconds * 1000, this.deps.maxWaitMs ?? 10 * 60_000);
+    const aborted = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+        { once: true },
+      );
+    });
+    if (!aborted) await this.emit(actionItem('WakeEvent', { wake_status: 'woke' }));
+    return !aborted;
+  }
+
+  private async executeTool(
+    call: ToolCallPart,
+    sandbox: WarmSandbox,
+    requester: { username: string; email: string | null },
+  ) {
+    const definition = findTool(call.toolName);
+    if (!definition) return { text: `Unknown tool ${call.toolName}` };
+    const parsed = definition.input.safeParse(call.input);
+    if (!parsed.success) return { text: `Invalid input for ${call.toolName}: ${parsed.error.message}` };
+    const { db } = this.deps;
+    const ctx: ToolContext = {
+      db,
+      agent: this.agent,
+      repo: this.repo,
+      workspace: sandbox.workspace,
+      session: { shells: sandbox.shells, signal: this.signal },
+      github: this.deps.codeHost.installationOctokit(this.repo.installationId),
+      gitAuth: { token: await this.deps.codeHost.installationToken(this.repo.installationId) },
+      scrub: sandbox.scrub,
+      env: sandbox.env,
+      sandboxKind: this.deps.sandbox.kind,
+      network: this.deps.sandbox.network,
+      toolCallId: call.toolCallId,
+      requester,
+      emit: this.emit,
+      trackPorts: async (shell, ports) => {
+        const forwarded = ports.map((port) => ({
+          internal_port: port,
+          url: null,
+          script_path: null,
+          tandem_pid: shell.pid,
+          active: true,
+        }));
+        await updateItemData(
+          db,
+          this.agentId,
+          { actionUuid: shell.actionUuid, pid: shell.pid, itemType: 'shell' },
+          {
+            active: true,
+            pending: false,
+            script_path: null,
+            command: sandbox.scrub(shell.command),
+            forwarded_ports: forwarded,
+          },
+        );
+        await db.update(agents).set({ curPorts: forwarded }).where(eq(agents.id, this.agentId));
+      },
+      once: async (key, effect) => {
+        const [done] = await db
+          .select({ result: agentSideEffects.result })
+          .from(agentSideEffects)
+          .where(and(eq(agentSideEffects.agentId, this.agentId), eq(agentSideEffects.key, key)));
+        if (done) return done.result as never;
+        const result = await effect();
+        await db
+          .insert(agentSideEffects)
+          .values({ agentId: this.agentId, key, result })
+          .onConflictDoNothing();
+        return result;
+      },
+    };
+    try {
+      const outcome = await definition.execute(parsed.data, ctx);
+      return { text: sandbox.scrub(outcome.output), stop: outcome.stop };
+    } catch (error) {
+      const message = sandbox.scrub(error instanceof Error ? error.message : String(error));
+      if (!(error instanceof ToolInputError))
+        this.deps.logger.warn({ err: error, agentId: this.agentId, tool: call.toolName }, 'tool failed');
+      return { text: `Error: ${message}` };
+    }
+  }
+}

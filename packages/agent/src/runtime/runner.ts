@@ -1,0 +1,130 @@
+import { agents } from '@tandem/db';
+import { and, eq, inArray } from 'drizzle-orm';
+import { WarmPool } from '../sandbox/index.js';
+import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
+import { disposeSandbox, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
+
+/**
+ * Runs agents: one run per agent at a time, queued runs picked up again after a restart. The
+ * embedded runner does this in process; `tandem worker` processes do it against one Postgres.
+ */
+export interface AgentRunner {
+  /** Asks for a run (a new message, a webhook, a resume). Runs already going pick the news up. */
+  enqueue(agentId: string): void;
+  /** Stops the agent's run at its next safe point (the model call and commands are aborted). */
+  interrupt(agentId: string): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Slot {
+  controller: AbortController;
+  again: boolean;
+  done: Promise<void>;
+}
+
+export class EmbeddedRunner implements AgentRunner {
+  private readonly slots = new Map<string, Slot>();
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  private stopped = false;
+  private readonly pool: WarmPool<WarmSandbox>;
+
+  constructor(
+    private readonly deps: RuntimeDeps,
+    private readonly options: { concurrency?: number; warmTtlMs?: number } = {},
+  ) {
+    this.pool = new WarmPool<WarmSandbox>({
+      ttlMs: options.warmTtlMs ?? WARM_TTL_MS,
+      dispose: (_key, sandbox) => disposeSandbox(sandbox),
+    });
+  }
+
+  /** Agents that were queued or running when the process stopped run again. */
+  async start(): Promise<void> {
+    const unfinished = await this.deps.db
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(inArray(agents.status, ['pending', 'open']), eq(agents.archived, false)));
+    for (const { id } of unfinished) this.enqueue(id);
+  }
+
+  enqueue(agentId: string): void {
+    if (this.stopped) return;
+    const slot = this.slots.get(agentId);
+    if (slot) {
+      slot.again = true;
+      return;
+    }
+    const controller = new AbortController();
+    const fresh: Slot = { controller, again: false, done: Promise.resolve() };
+    fresh.done = this.drive(agentId, fresh).finally(() => this.slots.delete(agentId));
+    this.slots.set(agentId, fresh);
+  }
+
+  async interrupt(agentId: string): Promise<void> {
+    await this.deps.db.update(agents).set({ interruptRequested: true }).where(eq(agents.id, agentId));
+    const slot = this.slots.get(agentId);
+    if (slot) {
+      slot.again = false;
+      slot.controller.abort(USER_INTERRUPT);
+    } else {
+      // The embedded runner is the only runner: with nothing running there is nothing to stop.
+      await this.deps.db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, agentId));
+    }
+  }
+
+  /** Resolves when the agent has no run going (tests and shutdown). */
+  async idle(agentId?: string): Promise<void> {
+    for (;;) {
+      const pending = agentId ? [this.slots.get(agentId)] : [...this.slots.values()];
+      const live = pending.filter((s): s is Slot => s !== undefined);
+      if (!live.length) return;
+      await Promise.all(live.map((s) => s.done));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const slot of this.slots.values()) slot.controller.abort(SHUTDOWN);
+    await Promise.all([...this.slots.values()].map((s) => s.done));
+    await this.pool.disposeAll();
+  }
+
+  private async acquire(): Promise<void> {
+    const limit = this.options.concurrency ?? 4;
+    if (this.running < limit) {
+      this.running += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running -= 1;
+  }
+
+  private async drive(agentId: string, slot: Slot): Promise<void> {
+    await this.acquire();
+    try {
+      do {
+        slot.again = false;
+        if (this.stopped) return;
+        const run = new AgentRun(this.deps, agentId, slot.controller.signal, {
+          take: () => this.pool.take(agentId),
+          keep: (sandbox) =>
+            this.stopped ? void disposeSandbox(sandbox) : this.pool.release(agentId, sandbox),
+        });
+        try {
+          await run.run();
+        } catch (error) {
+          this.deps.logger.error({ err: error, agentId }, 'agent run crashed');
+        }
+      } while (slot.again && !this.stopped);
+    } finally {
+      this.release();
+    }
+  }
+}

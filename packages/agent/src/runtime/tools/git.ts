@@ -1,0 +1,93 @@
+import { scriptLogs } from '@tandem/db';
+import { z } from 'zod';
+import { git, pushBranch, runRepoScript } from '../../sandbox/index.js';
+import { defineTool, ToolInputError, type ToolContext } from './types.js';
+
+export const FORMAT_SCRIPT = '.tandem/format.sh';
+export const FORMAT_TIMEOUT_MS = 3 * 60_000;
+
+async function mustGit(ctx: ToolContext, args: string[]): Promise<string> {
+  const result = await git(ctx.workspace.dir, args, { timeoutMs: 60_000 });
+  if (result.exitCode !== 0) throw new Error(`git ${args[0]} failed: ${ctx.scrub(result.stderr.trim())}`);
+  return result.stdout.trim();
+}
+
+/** Runs the repository's format script and stores its log; null when the repository has none. */
+async function formatScript(ctx: ToolContext) {
+  const run = await runRepoScript(ctx.workspace, FORMAT_SCRIPT, {
+    env: ctx.env,
+    timeoutMs: FORMAT_TIMEOUT_MS,
+    kind: ctx.sandboxKind,
+    scrub: ctx.scrub,
+  });
+  if (!run.exists) return null;
+  const [log] = await ctx.db
+    .insert(scriptLogs)
+    .values({
+      repositoryId: ctx.repo.id,
+      agentId: ctx.agent.id,
+      path: FORMAT_SCRIPT,
+      statusCode: run.statusCode,
+      startedAt: new Date(run.startedAt),
+      durationMs: Math.round(run.durationMs),
+      scriptContents: ctx.scrub(run.contents),
+      output: run.output.slice(0, 1024 * 1024),
+    })
+    .returning({ id: scriptLogs.id });
+  return { logId: log!.id, status: run.statusCode === 0 ? 'success' : 'failure', output: run.output };
+}
+
+function coAuthor(ctx: ToolContext): string {
+  const email = ctx.requester.email ?? `${ctx.requester.username}@users.noreply.github.com`;
+  return `Co-authored-by: ${ctx.requester.username} <${email}>`;
+}
+
+const TRAILER = 'Tandem-Tool-Call';
+
+export const commitAndPush = defineTool({
+  name: 'commit_and_push',
+  description:
+    "Commit every change in the repository with the given message and push the agent's branch. Runs .tandem/format.sh first when the repository has one.",
+  input: z.object({ message: z.string().min(1).max(5000) }),
+  async execute(input, ctx) {
+    const { branch } = ctx.workspace;
+    const done = await ctx.once(`commit:${ctx.toolCallId}`, async () => {
+      // A run killed after committing but before recording it finds its own commit by the trailer.
+      const found = await mustGit(ctx, [
+        'log',
+        '--format=%H',
+        `--grep=^${TRAILER}: ${ctx.toolCallId}$`,
+        '-n',
+        '1',
+      ]);
+      if (found) return { commit_sha: found, script_log: null, script_status: null };
+      const format = await formatScript(ctx);
+      await mustGit(ctx, ['add', '-A']);
+      const staged = await git(ctx.workspace.dir, ['diff', '--cached', '--quiet']);
+      if (staged.exitCode === 0) throw new ToolInputError('There is nothing to commit');
+      const message = `${input.message.trim()}\n\n${coAuthor(ctx)}\n${TRAILER}: ${ctx.toolCallId}`;
+      await mustGit(ctx, ['commit', '-q', '-m', message]);
+      const sha = await mustGit(ctx, ['rev-parse', 'HEAD']);
+      return { commit_sha: sha, script_log: format?.logId ?? null, script_status: format?.status ?? null };
+    });
+    const push = await pushBranch(ctx.workspace.dir, branch, ctx.gitAuth);
+    if (!push.pushed) throw new Error(`git push failed: ${ctx.scrub(push.output.trim())}`);
+    await ctx.emit({
+      itemType: 'commit',
+      dedupeKey: `commit:${ctx.toolCallId}`,
+      data: {
+        commit_sha: done.commit_sha,
+        repository_name: ctx.repo.fullName,
+        branch,
+        commit_message: input.message.trim(),
+        script_log: done.script_log,
+        script_status: done.script_status,
+        workflows: [],
+        username: ctx.requester.username,
+        user_id: ctx.agent.creatorId,
+      },
+    });
+    const formatNote = done.script_status ? ` (format script: ${done.script_status})` : '';
+    return { output: `Committed ${String(done.commit_sha).slice(0, 7)} and pushed ${branch}${formatNote}` };
+  },
+});

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { defineTool, type ToolContext } from './types.js';
+
+const repoParams = (ctx: ToolContext) => ({ owner: ctx.repo.owner, repo: ctx.repo.name });
+
+async function lifecycle(ctx: ToolContext, action: string, data: Record<string, unknown>) {
+  await ctx.emit({
+    itemType: 'number_lifecycle',
+    dedupeKey: `${action}:${ctx.toolCallId}`,
+    data: { repository_name: ctx.repo.fullName, action, ...data },
+  });
+}
+
+export const openPullRequest = defineTool({
+  name: 'open_pull_request',
+  description:
+    "Open a pull request from the agent's branch into its base branch, or update the title and body of the one already open. Commit and push first.",
+  input: z.object({
+    title: z.string().min(1).max(256),
+    body: z.string().max(60_000).default(''),
+    draft: z.boolean().default(false),
+  }),
+  async execute(input, ctx) {
+    const { branch, baseBranch } = ctx.workspace;
+    const pr = await ctx.once(`pr:${ctx.toolCallId}`, async () => {
+      const open = await ctx.github.rest.pulls.list({
+        ...repoParams(ctx),
+        state: 'open',
+        head: `${ctx.repo.owner}:${branch}`,
+      });
+      const existing = open.data.find((p) => p.head.ref === branch);
+      if (existing) {
+        const { data } = await ctx.github.rest.pulls.update({
+          ...repoParams(ctx),
+          pull_number: existing.number,
+          title: input.title,
+          body: input.body,
+        });
+        return { number: data.number, html_url: data.html_url, created: false };
+      }
+      const { data } = await ctx.github.rest.pulls.create({
+        ...repoParams(ctx),
+        head: branch,
+        base: baseBranch,
+        title: input.title,
+        body: input.body,
+        draft: input.draft,
+      });
+      return { number: data.number, html_url: data.html_url, created: true };
+    });
+    await lifecycle(ctx, pr.created ? 'opened' : 'edited', {
+      number: pr.number,
+      html_url: pr.html_url,
+      title: input.title,
+      type: 'pull_request',
+    });
+    return { output: `${pr.created ? 'Opened' : 'Updated'} pull request #${pr.number}: ${pr.html_url}` };
+  },
+});
+
+export const commentOnNumber = defineTool({
+  name: 'comment',
+  description: 'Comment on an issue or pull request of the repository.',
+  input: z.object({ number: z.number().int().positive(), body: z.string().min(1).max(60_000) }),
+  async execute(input, ctx) {
+    const comment = await ctx.once(`comment:${ctx.toolCallId}`, async () => {
+      const { data } = await ctx.github.rest.issues.createComment({
+        ...repoParams(ctx),
+        issue_number: input.number,
+        body: ctx.scrub(input.body),
+      });
+      return { id: data.id, html_url: data.html_url };
+    });
+    await lifecycle(ctx, 'commented', { number: input.number, html_url: comment.html_url });
+    return { output: `Commented on #${input.number}: ${comment.html_url}` };
+  },
+});
+
+export const makeIssue = defineTool({
+  name: 'make_issue',
+  description: 'Open a new issue in the repository.',
+  input: z.object({ title: z.string().min(1).max(256), body: z.string().max(60_000).default('') }),
+  async execute(input, ctx) {
+    const issue = await ctx.once(`issue:${ctx.toolCallId}`, async () => {
+      const { data } = await ctx.github.rest.issues.create({
+        ...repoParams(ctx),
+        title: input.title,
+        body: ctx.scrub(input.body),
+      });
+      return { number: data.number, html_url: data.html_url };
+    });
+    await ctx.emit({
+      itemType: 'action',
+      actionType: 'MakeIssueEvent',
+      dedupeKey: `issue-item:${ctx.toolCallId}`,
+      data: {
+        action_type: 'MakeIssueEvent',
+        summary: `Opened issue #${issue.number}: ${input.title}`,
+        number: issue.number,
+        html_url: issue.html_url,
+      },
+    });
+    return { output: `Opened issue #${issue.number}: ${issue.html_url}` };
+  },
+});
+
+export const closeNumber = defineTool({
+  name: 'close_number',
+  description: 'Close an issue or pull request of the repository.',
+  input: z.object({ number: z.number().int().positive() }),
+  async execute(input, ctx) {
+    await ctx.once(`close:${ctx.toolCallId}`, async () => {
+      await ctx.github.rest.issues.update({
+        ...repoParams(ctx),
+        issue_number: input.number,
+        state: 'closed',
+      });
+      return { closed: true };
+    });
+    await ctx.emit({
+      itemType: 'action',
+      actionType: 'CloseNumberEvent',
+      dedupeKey: `close-item:${ctx.toolCallId}`,
+      data: { action_type: 'CloseNumberEvent', summary: `Closed #${input.number}`, number: input.number },
+    });
+    return { output: `Closed #${input.number}` };
+  },
+});
+
+export const viewNumber = defineTool({
+  name: 'view_number',
+  description: 'Read an issue or pull request of the repository with its comments.',
+  input: z.object({ number: z.number().int().positive() }),
+  async execute(input, ctx) {
+    const { data: issue } = await ctx.github.rest.issues.get({
+      ...repoParams(ctx),
+      issue_number: input.number,
+    });
+    const { data: comments } = await ctx.github.rest.issues.listComments({
+      ...repoParams(ctx),
+      issue_number: input.number,
+      per_page: 100,
+    });
+    const kind = issue.pull_request ? 'Pull request' : 'Issue';
+    const text = [
+      `${kind} #${issue.number} (${issue.state}) by ${issue.user?.login ?? 'unknown'}: ${issue.title}`,
+      issue.body ?? '',
+      ...comments.map((c) => `--- ${c.user?.login ?? 'unknown'}:\n${c.body ?? ''}`),
+    ].join('\n\n');
+    await ctx.emit({
+      itemType: 'action',
+      actionType: 'ViewNumberEvent',
+      data: {
+        action_type: 'ViewNumberEvent',
+        summary: `Read #${issue.number}: ${issue.title}`,
+        number: issue.number,
+      },
+    });
+    return { output: ctx.scrub(text) };
+  },
+});

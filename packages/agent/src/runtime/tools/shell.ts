@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { ShellSession } from '../../sandbox/index.js';
+import { defineTool, ToolInputError, type ToolContext } from './types.js';
+
+const MAX_OUTPUT_TO_MODEL = 30_000;
+
+function forModel(text: string): string {
+  if (text.length <= MAX_OUTPUT_TO_MODEL) return text;
+  const half = MAX_OUTPUT_TO_MODEL / 2;
+  return `${text.slice(0, half)}\n… ${text.length - MAX_OUTPUT_TO_MODEL} characters omitted …\n${text.slice(-half)}`;
+}
+
+async function shellMessage(
+  ctx: ToolContext,
+  pid: number,
+  actionUuid: string,
+  type: string,
+  message: string,
+) {
+  if (!message) return;
+  await ctx.emit({
+    itemType: 'shell_message',
+    pid,
+    actionUuid,
+    data: { message_type: type, message: ctx.scrub(message) },
+  });
+}
+
+/** Starts a shell in the workspace, with a feed item that follows it until it exits. */
+async function startShell(ctx: ToolContext, command: string) {
+  const session = ShellSession.start({
+    command,
+    cwd: ctx.workspace.dir,
+    workspace: ctx.workspace.dir,
+    env: ctx.env,
+    network: ctx.network,
+    kind: ctx.sandboxKind,
+  });
+  const { actionUuid } = await ctx.emit({
+    itemType: 'shell',
+    pid: session.pid,
+    data: {
+      active: true,
+      pending: false,
+      script_path: null,
+      command: ctx.scrub(command),
+      forwarded_ports: [],
+    },
+  });
+  await shellMessage(ctx, session.pid, actionUuid, 'stdin', command);
+  ctx.session.shells.set(session.pid, { session, actionUuid, command });
+  session.onEvent((event) => {
+    if (event.type === 'ports') void ctx.trackPorts({ actionUuid, pid: session.pid, command }, event.ports);
+  });
+  return { session, actionUuid };
+}
+
+async function finishIfExited(ctx: ToolContext, pid: number): Promise<string> {
+  const entry = ctx.session.shells.get(pid);
+  if (!entry || entry.session.running) return '';
+  ctx.session.shells.delete(pid);
+  await shellMessage(
+    ctx,
+    pid,
+    entry.actionUuid,
+    'shutdown',
+    `Process exited with code ${entry.session.exitCode}`,
+  );
+  return `\n[process ${pid} exited with code ${entry.session.exitCode}]`;
+}
+
+async function collect(ctx: ToolContext, pid: number, options: { idleMs: number; maxMs: number }) {
+  const entry = ctx.session.shells.get(pid)!;
+  const output = await entry.session.waitForOutput(options);
+  await shellMessage(ctx, pid, entry.actionUuid, 'stdout', output);
+  return ctx.scrub(output);
+}
+
+export const runCommand = defineTool({
+  name: 'run_command',
+  description:
+    'Run a bash command in the repository. By default waits until it exits (up to timeout_seconds, then it is stopped). With background: true it keeps running (servers, watchers): use shell_input and shell_stop with the returned pid.',
+  input: z.object({
+    command: z.string().min(1),
+    timeout_seconds: z.number().int().positive().max(1800).default(300),
+    background: z.boolean().default(false),
+  }),
+  async execute(input, ctx) {
+    const { session } = await startShell(ctx, input.command);
+    if (input.background) {
+      const output = await collect(ctx, session.pid, { idleMs: 1000, maxMs: 5000 });
+      const exited = await finishIfExited(ctx, session.pid);
+      return { output: `Started in the background with pid ${session.pid}.\n${forModel(output)}${exited}` };
+    }
+    const deadline = Date.now() + input.timeout_seconds * 1000;
+    let output = '';
+    while (session.running && Date.now() < deadline && !ctx.session.signal.aborted) {
+      output += await collect(ctx, session.pid, {
+        idleMs: 2000,
+        maxMs: Math.min(30_000, deadline - Date.now()),
+      });
+    }
+    let note = '';
+    if (session.running) {
+      await session.stop();
+      note = ctx.session.signal.aborted
+        ? '\n[stopped: the run was interrupted]'
+        : `\n[stopped after ${input.timeout_seconds} s]`;
+    }
+    output += await collect(ctx, session.pid, { idleMs: 0, maxMs: 0 });
+    const exited = await finishIfExited(ctx, session.pid);
+    return { output: `${forModel(output)}${note}${exited}` };
+  },
+});
+
+export const shellInput = defineTool({
+  name: 'shell_input',
+  description:
+    'Write to the stdin of a background process started with run_command, then read its new output.',
+  input: z.object({ pid: z.number().int(), input: z.string() }),
+  async execute(input, ctx) {
+    const entry = ctx.session.shells.get(input.pid);
+    if (!entry) throw new ToolInputError(`No running process with pid ${input.pid}`);
+    entry.session.write(input.input);
+    await shellMessage(ctx, input.pid, entry.actionUuid, 'stdin', input.input);
+    const output = await collect(ctx, input.pid, { idleMs: 500, maxMs: 10_000 });
+    return { output: forModel(output) + (await finishIfExited(ctx, input.pid)) };
+  },
+});
+
+export const shellStop = defineTool({
+  name: 'shell_stop',
+  description: 'Stop a background process started with run_command.',
+  input: z.object({ pid: z.number().int() }),
+  async execute(input, ctx) {
+    const entry = ctx.session.shells.get(input.pid);
+    if (!entry) throw new ToolInputError(`No running process with pid ${input.pid}`);
+    await entry.session.stop();
+    const output = await collect(ctx, input.pid, { idleMs: 0, maxMs: 0 });
+    return { output: forModel(output) + (await finishIfExited(ctx, input.pid)) };
+  },
+});

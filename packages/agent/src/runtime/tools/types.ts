@@ -1,0 +1,71 @@
+import type { Db, agents } from '@tandem/db';
+import type { GitHubClient } from '@tandem/github';
+import type { z } from 'zod';
+import type { GitAuth, PreparedWorkspace, Scrubber, SandboxKind, ShellSession } from '../../sandbox/index.js';
+import type { NewItem } from '../items.js';
+
+export type AgentRow = typeof agents.$inferSelect;
+
+export interface RepoInfo {
+  id: string;
+  fullName: string;
+  owner: string;
+  name: string;
+  installationId: number;
+  defaultBranch: string;
+}
+
+/** What a run keeps while it lives: its warm shells and how to stop it. */
+export interface RunSession {
+  shells: Map<number, { session: ShellSession; actionUuid: string; command: string }>;
+  signal: AbortSignal;
+}
+
+export interface ToolContext {
+  db: Db;
+  agent: AgentRow;
+  repo: RepoInfo;
+  workspace: PreparedWorkspace;
+  session: RunSession;
+  github: GitHubClient;
+  gitAuth: GitAuth;
+  scrub: Scrubber;
+  /** The repository's secrets, as environment variables of every command. */
+  env: Record<string, string>;
+  sandboxKind: SandboxKind;
+  network: boolean;
+  toolCallId: string;
+  /** The person whose message the agent is working on: co-author of its commits. */
+  requester: { username: string; email: string | null };
+  emit(item: NewItem): Promise<{ actionUuid: string }>;
+  /** A shell's listening ports changed: the shell item and the agent's port menu follow. */
+  trackPorts(shell: { actionUuid: string; pid: number; command: string }, ports: number[]): Promise<void>;
+  /**
+   * Runs an outside effect once per tool call: a resumed run gets the stored result instead of
+   * acting again.
+   */
+  once<T extends Record<string, unknown>>(key: string, effect: () => Promise<T>): Promise<T>;
+}
+
+export interface ToolOutcome {
+  /** What the model reads back (secrets scrubbed). */
+  output: string;
+  /** 'complete' ends the run; 'wait' pauses it for `seconds`. */
+  stop?: { kind: 'complete' } | { kind: 'wait'; seconds: number };
+}
+
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: Schema;
+  execute(input: z.infer<Schema>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export function defineTool<Schema extends z.ZodType>(
+  definition: ToolDefinition<Schema>,
+): ToolDefinition<Schema> {
+  return definition;
+}
+
+/** A mistake the model made (bad path, no match): reported back to it, not an error of the run. */
+export class ToolInputError extends Error {}

@@ -1,0 +1,90 @@
+import { agents, scriptLogs } from '@tandem/db';
+import { eq } from 'drizzle-orm';
+import { join } from 'node:path';
+import {
+  createScrubber,
+  prepareWorkspace,
+  runRepoScript,
+  type PreparedWorkspace,
+  type Scrubber,
+  type ShellSession,
+} from '../sandbox/index.js';
+import type { NewItem } from './items.js';
+import type { RuntimeDeps } from './run-agent.js';
+import type { AgentRow, RepoInfo } from './tools/types.js';
+
+export const SETUP_SCRIPT = '.tandem/setup.sh';
+const SETUP_TIMEOUT_MS = 10 * 60_000;
+/** Sandboxes stay warm this long after an agent pauses (docs: "about 5 minutes"). */
+export const WARM_TTL_MS = 5 * 60_000;
+
+export interface WarmSandbox {
+  workspace: PreparedWorkspace;
+  shells: Map<number, { session: ShellSession; actionUuid: string; command: string }>;
+  scrub: Scrubber;
+  env: Record<string, string>;
+}
+
+export const agentBranch = (agent: Pick<AgentRow, 'number'>) => `tandem-${agent.number}`;
+
+/** Clones (or reuses) the agent's workspace and runs the repository's setup script on a fresh clone. */
+export async function prepareSandbox(
+  deps: RuntimeDeps,
+  agent: AgentRow,
+  repo: RepoInfo,
+  emit: (item: NewItem) => Promise<unknown>,
+): Promise<WarmSandbox> {
+  const token = await deps.codeHost.installationToken(repo.installationId);
+  // Repository secrets join here with their settings page; the code-host token is always secret.
+  const env: Record<string, string> = {};
+  const scrub = createScrubber([token, ...Object.values(env)]);
+  const workspace = await prepareWorkspace({
+    root: deps.workspacesDir,
+    agentId: agent.id,
+    cloneUrl: `${deps.codeHost.webUrl.replace(/\/+$/, '')}/${repo.fullName}.git`,
+    auth: { token },
+    baseBranch: agent.baseBranch ?? repo.defaultBranch,
+    branch: agentBranch(agent),
+    author: { name: 'Tandem', email: 'tandem@users.noreply.github.com' },
+  });
+  if (!agent.baseBranch)
+    await deps.db.update(agents).set({ baseBranch: workspace.baseBranch }).where(eq(agents.id, agent.id));
+  if (workspace.cloned) {
+    const run = await runRepoScript(workspace, SETUP_SCRIPT, {
+      env,
+      timeoutMs: SETUP_TIMEOUT_MS,
+      kind: deps.sandbox.kind,
+      scrub,
+    });
+    if (run.exists) {
+      await deps.db.insert(scriptLogs).values({
+        repositoryId: repo.id,
+        agentId: agent.id,
+        path: SETUP_SCRIPT,
+        statusCode: run.statusCode,
+        startedAt: new Date(run.startedAt),
+        durationMs: Math.round(run.durationMs),
+        scriptContents: scrub(run.contents),
+        output: run.output.slice(0, 1024 * 1024),
+      });
+      await emit({
+        itemType: 'action',
+        actionType: 'ActivitySummaryEvent',
+        data: {
+          action_type: 'ActivitySummaryEvent',
+          summary: `Ran ${SETUP_SCRIPT} (exit ${run.statusCode})`,
+          script_log: run.output.slice(-20_000),
+          script_status: run.statusCode === 0 ? 'success' : 'failure',
+        },
+      });
+    }
+  }
+  return { workspace, shells: new Map(), scrub, env };
+}
+
+export async function disposeSandbox(sandbox: WarmSandbox): Promise<void> {
+  await Promise.all([...sandbox.shells.values()].map((s) => s.session.stop().catch(() => undefined)));
+  sandbox.shells.clear();
+}
+
+export const workspacesDirOf = (dataDir: string) => join(dataDir, 'workspaces');

@@ -1,0 +1,7 @@
+export {
+  startChatCompletionsServer,
+  type ChatCompletionsRequest,
+  type ChatCompletionsServer,
+  type ChatCompletionsServerOptions,
+  type FakeChatResponse,
+} from './chat-completions-server.js';

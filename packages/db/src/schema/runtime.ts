@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { agents } from './agents.js';
+import { installations, repositories } from './installations.js';
+
+/** The model-facing context of an agent (the admins' "Spice Messages"), one row per message. */
+export const spiceMessages = pgTable(
+  'spice_messages',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    timestamp: timestamp('timestamp', { withTimezone: true, precision: 6, mode: 'string' }).notNull(),
+    /** 'system' (summaries), 'user', 'assistant' or 'tool' (AI SDK model messages). */
+    role: text('role').notNull(),
+    /** The AI SDK ModelMessage content, stored as is so a run resumes exactly. */
+    content: jsonb('content').$type<unknown>().notNull(),
+    /** The conversation item a user message came from: each is fed to the model once. */
+    actionUuid: uuid('action_uuid'),
+    responseStats: jsonb('response_stats').$type<Record<string, number>>(),
+    /** Set when folded into a summary: the loop then reads the summary instead. */
+    summarizedAt: timestamp('summarized_at', { withTimezone: true, precision: 6 }),
+  },
+  (t) => [index('spice_messages_agent_time_idx').on(t.agentId, t.timestamp)],
+);
+
+/** Every change of an installation's credit balance (platform §3 Transaction). */
+export const creditTransactions = pgTable(
+  'credit_transactions',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    installationId: bigint('installation_id', { mode: 'number' })
+      .notNull()
+      .references(() => installations.id),
+    /** Signed ledger units (hundredths of a cent). */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** 'agent' (model usage), 'invoice' (purchases), 'other' (free credits, gifts, refunds). */
+    kind: text('kind').notNull(),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    invoiceId: text('invoice_id'),
+    description: text('description').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('credit_transactions_installation_idx').on(t.installationId, t.createdAt),
+    index('credit_transactions_agent_idx').on(t.agentId),
+  ],
+);
+
+/**
+ * Results of tools with outside effects (commit, push, PR, comment, issue), keyed by tool call: a
+ * run resumed after a crash finds the row and reuses the result instead of acting twice.
+ */
+export const agentSideEffects = pgTable(
+  'agent_side_effects',
+  {
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.key] })],
+);
+
+/** Runs of repository scripts (.tandem/setup.sh, .tandem/format.sh, .tandem/run/…): the Log entity. */
+export const scriptLogs = pgTable(
+  'script_logs',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    repositoryId: uuid('repository_id').references(() => repositories.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    path: text('path').notNull(),
+    statusCode: integer('status_code'),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 6 }).notNull(),
+    durationMs: integer('duration_ms'),
+    commitSha: text('commit_sha'),
+    scriptContents: text('script_contents').notNull().default(''),
+    output: text('output').notNull().default(''),
+  },
+  (t) => [index('script_logs_repository_idx').on(t.repositoryId, t.startedAt)],
+);
