@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EmbeddedRunner} from '@tandem/agent';
+import type { EmbeddedRunner } from '@tandem/agent';
 import { recordTransaction } from '@tandem/agent';
 import { agents, installations, repositories, spiceMessages } from '@tandem/db';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';

@@ -132,6 +132,8 @@ export const conversationResponseSchema = z.object({
   has_more: z.boolean(),
   oldest_timestamp: z.string().nullable(),
 });
+export type ConversationItem = z.infer<typeof conversationItemSchema>;
+export type ConversationResponse = z.infer<typeof conversationResponseSchema>;
 export const latestTimestampSchema = z.object({ latest_timestamp: z.string().nullable() });
 export const CONVERSATION_PAGE_SIZE = 50;
 
