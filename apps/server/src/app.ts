@@ -20,6 +20,7 @@ import { installationRoutes } from './routes/installations.js';
 import { blogRoutes } from './routes/blog.js';
 import { agentRoutes } from './routes/agents.js';
 import { modelRoutes } from './routes/models.js';
+import { secretRoutes } from './routes/secrets.js';
 import { siteRoutes } from './routes/site.js';
 import { blogPageMeta } from './services/blog-meta.js';
 import { trackingRoutes } from './routes/tracking.js';
@@ -47,6 +48,8 @@ export interface App {
   sessions: SessionService;
   /** Every route registered, so tests can sweep all of them (e.g. malformed bodies → 422). */
   routes: { method: string; url: string }[];
+  /** Seals secrets at rest; exposed so tests can check what routes sealed, without the key. */
+  secretBox: SecretBox;
 }
 
 /** Largest JSON body accepted by default; routes taking images raise their own limit. */
@@ -130,11 +133,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   trackingRoutes(server, { db: database.db });
   modelRoutes(server, { models: config.models });
   agentRoutes(server, { db: database.db, models: config.models, runner: options.runner });
+  secretRoutes(server, { db: database.db, secretBox });
 
   await blogRoutes(server, { db: database.db });
 
   await registerWebApp(server, config.webDist ?? defaultWebDist, {
     pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
   });
-  return { server, sessions, routes };
+  return { server, sessions, routes, secretBox };
 }

@@ -3,23 +3,13 @@ import { DataDirLockedError } from '@tandem/db';
 import { ConfigError, loadConfig, type Config } from './config/schema.js';
 import { createLogger } from './logger.js';
 import { startServer } from './serve.js';
+import { startWorker } from './worker.js';
 
-const USAGE = 'usage: tandem-server [serve]';
+const USAGE = 'usage: tandem-server [serve|worker]';
 
-async function main(argv: string[]): Promise<void> {
-  const command = argv[0] ?? 'serve';
-  if (command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (command !== 'serve') {
-    process.stderr.write(`Unknown command "${command}". ${USAGE}\n`);
-    process.exit(2);
-  }
-
-  let config: Config;
+function configOrExit(): Config {
   try {
-    config = loadConfig(process.env);
+    return loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -27,23 +17,10 @@ async function main(argv: string[]): Promise<void> {
     }
     throw error;
   }
+}
 
-  const logger = createLogger(config.logLevel);
-  let server;
-  try {
-    server = await startServer(config, logger);
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    logger.fatal({ err: error }, 'failed to start');
-    process.exit(1);
-  }
-  process.stdout.write(`Tandem is running at ${server.url} (database: ${server.database.kind})\n`);
-  if (server.codeHostUrl)
-    process.stdout.write(`Local code host (GitHub stand-in) at ${server.codeHostUrl}\n`);
-
+/** Stops on SIGINT/SIGTERM within 10 s; a second signal exits at once. */
+function stopOnSignals(logger: ReturnType<typeof createLogger>, close: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -57,7 +34,7 @@ async function main(argv: string[]): Promise<void> {
       process.exit(1);
     }, 10_000);
     deadline.unref();
-    server.close().then(
+    close().then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'error during shutdown');
@@ -67,6 +44,45 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0] ?? 'serve';
+  if (command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command !== 'serve' && command !== 'worker') {
+    process.stderr.write(`Unknown command "${command}". ${USAGE}\n`);
+    process.exit(2);
+  }
+
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  try {
+    if (command === 'worker') {
+      const worker = await startWorker(config, logger);
+      process.stdout.write('Tandem agent worker is running\n');
+      stopOnSignals(logger, () => worker.close());
+      return;
+    }
+    const server = await startServer(config, logger);
+    process.stdout.write(`Tandem is running at ${server.url} (database: ${server.database.kind})\n`);
+    if (server.codeHostUrl)
+      process.stdout.write(`Local code host (GitHub stand-in) at ${server.codeHostUrl}\n`);
+    stopOnSignals(logger, () => server.close());
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    logger.fatal({ err: error }, 'failed to start');
+    process.exit(1);
+  }
 }
 
 await main(process.argv.slice(2));

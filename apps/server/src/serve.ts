@@ -6,6 +6,7 @@ import type { Config } from './config/schema.js';
 import { setUpCodeHost, type CodeHostSetup } from './github/code-host-setup.js';
 import { ensureWelcomePost } from './services/blog.js';
 import { createAgentRuntime } from './agents/runtime-setup.js';
+import { SecretBox } from './crypto/secret-box.js';
 
 export interface RunningServer {
   app: App;
@@ -29,6 +30,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     codeHost = await setUpCodeHost(config, logger);
     const runtime = await createAgentRuntime({
       db: database.db,
+      database: config.database.kind === 'postgres' ? config.database : { kind: 'pglite' },
+      secretBox: new SecretBox(secretKey),
       logger,
       dataDir: config.dataDir,
       app: codeHost.app,
@@ -45,6 +48,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       gateway: codeHost.gateway,
       appSlug: codeHost.app.appSlug,
     });
+    // Before listening: the queue runner must be ready when the first request enqueues a run.
+    await runtime.runner.start();
     await app.server.listen({ port: config.port, host: config.host });
     const address = app.server.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -54,7 +59,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
       setupUrl: `${url}/installations`,
     });
-    await runtime.runner.start();
     const local = codeHost.local;
     let closing: Promise<void> | undefined;
     return {

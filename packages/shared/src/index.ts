@@ -14,3 +14,4 @@ export * from './api/blog.js';
 export * from './models/catalog.js';
 export * from './models/pricing.js';
 export * from './api/agents.js';
+export * from './api/secrets.js';

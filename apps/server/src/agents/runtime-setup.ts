@@ -1,29 +1,51 @@
 import { join } from 'node:path';
-import { detectSandbox, EmbeddedRunner, type AgentRunner } from '@tandem/agent';
+import {
+  detectSandbox,
+  EmbeddedRunner,
+  QueueRunner,
+  type AgentRunner,
+  type RuntimeDeps,
+} from '@tandem/agent';
 import type { Db } from '@tandem/db';
 import { createAppAuthProvider } from '@tandem/github';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import type { AgentsConfig, GitHubAppConfig, ModelsConfig } from '../config/schema.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { modelEnv } from '../routes/models.js';
+import { loadRepositorySecrets } from '../services/secrets.js';
 
 export interface AgentRuntimeOptions {
   db: Db;
+  /** Postgres runs agents through graphile-worker; PGlite (one process by design) in process. */
+  database: { kind: 'postgres'; url: string } | { kind: 'pglite' };
   logger: Logger;
   dataDir: string;
   app: GitHubAppConfig;
   models: ModelsConfig;
   agents: AgentsConfig;
+  /** Opens repository secrets, which become the sandbox's environment. */
+  secretBox: Pick<SecretBox, 'open'>;
+  /** Whether this process runs agents or only queues them (a server with TANDEM_AGENT_WORKER=off). */
+  work?: boolean;
   /** Octokit's write spacing (1 s) is right for GitHub and only slows tests. */
   throttle?: boolean;
+  /** graphile-worker's schema (tests). */
+  queueSchema?: string;
+}
+
+export interface AgentRuntime {
+  runner: AgentRunner;
+  /** Which sandbox this process uses, for /api/health. */
+  sandbox: string;
+  kind: 'embedded' | 'queue';
 }
 
 /**
- * The embedded runner: agents run in this process, one run per agent at a time, and runs left
- * queued or running by a previous process start again.
+ * The agent runner for this process: the embedded runner on PGlite, the graphile-worker queue on
+ * Postgres (where `worker` processes, and the server unless TANDEM_AGENT_WORKER=off, run agents).
  */
-export async function createAgentRuntime(
-  options: AgentRuntimeOptions,
-): Promise<{ runner: AgentRunner & EmbeddedRunner; sandbox: string }> {
+export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const logger = options.logger.child({ component: 'agents' });
   const support = await detectSandbox(
     options.agents.sandbox === 'auto' ? {} : { force: options.agents.sandbox },
@@ -38,20 +60,41 @@ export async function createAgentRuntime(
     throttle: options.throttle ?? true,
     logger: { warn: (message, details) => logger.warn(details ?? {}, message) },
   });
-  const runner = new EmbeddedRunner(
-    {
-      db: options.db,
-      logger,
-      models: modelEnv(options.models),
-      codeHost: {
-        webUrl: options.app.webUrl,
-        installationToken: (id) => auth.installationToken(id),
-        installationOctokit: (id) => auth.installationOctokit(id),
-      },
-      workspacesDir: join(options.dataDir, 'workspaces'),
-      sandbox: { kind: support.kind, network: options.agents.network },
+  const deps: RuntimeDeps = {
+    db: options.db,
+    logger,
+    models: modelEnv(options.models),
+    codeHost: {
+      webUrl: options.app.webUrl,
+      installationToken: (id) => auth.installationToken(id),
+      installationOctokit: (id) => auth.installationOctokit(id),
     },
-    { concurrency: options.agents.concurrency },
-  );
-  return { runner, sandbox: `${support.kind} (${support.detail})` };
+    workspacesDir: join(options.dataDir, 'workspaces'),
+    sandbox: { kind: support.kind, network: options.agents.network },
+    secrets: (repositoryId) => loadRepositorySecrets(options.db, options.secretBox, repositoryId),
+  };
+  const work = options.work ?? options.agents.worker;
+  const sandbox = work ? `${support.kind} (${support.detail})` : 'none (agents run in worker processes)';
+  if (options.database.kind === 'pglite') {
+    return {
+      runner: new EmbeddedRunner(deps, { concurrency: options.agents.concurrency }),
+      sandbox: `${support.kind} (${support.detail})`,
+      kind: 'embedded',
+    };
+  }
+  const pgPool = new pg.Pool({
+    connectionString: options.database.url,
+    // graphile-worker holds one connection for LISTEN and takes one per running job.
+    max: options.agents.concurrency + 2,
+  });
+  // An idle client's connection dropping (a Postgres restart) must not crash the process.
+  pgPool.on('error', (error) => logger.warn({ err: error }, 'agent queue connection lost'));
+  const runner = new QueueRunner(deps, {
+    pgPool,
+    work,
+    concurrency: options.agents.concurrency,
+    schema: options.queueSchema,
+    ownsPool: true,
+  });
+  return { runner, sandbox, kind: 'queue' };
 }

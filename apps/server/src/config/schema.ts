@@ -105,6 +105,7 @@ export const envSchema = z.object({
   TANDEM_SCRIPTED_MODEL_FILE: optionalString,
   TANDEM_SANDBOX: z.enum(['auto', 'bubblewrap', 'process']).default('auto'),
   TANDEM_SANDBOX_NETWORK: z.enum(['on', 'off']).default('on'),
+  TANDEM_AGENT_WORKER: z.enum(['on', 'off']).default('on'),
   TANDEM_AGENT_CONCURRENCY: z
     .string()
     .trim()
@@ -141,6 +142,8 @@ export interface AgentsConfig {
   sandbox: 'auto' | 'bubblewrap' | 'process';
   network: boolean;
   concurrency: number;
+  /** Whether `serve` also runs agents; off leaves them to `worker` processes (Postgres only). */
+  worker: boolean;
 }
 
 export interface ModelsConfig {
@@ -222,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
       sandbox: e.TANDEM_SANDBOX,
       network: e.TANDEM_SANDBOX_NETWORK === 'on',
       concurrency: e.TANDEM_AGENT_CONCURRENCY,
+      worker: e.TANDEM_AGENT_WORKER === 'on',
     },
     site: {
       discordUrl: e.TANDEM_DISCORD_URL ?? null,

@@ -7,10 +7,13 @@ import { installations, memberships, repositories, users } from '@tandem/db';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '@tandem/db/testing';
 import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { buildApp, type App } from '../app.js';
-import { EmbeddedRunner, grantFreeCredits, type AgentRunner } from '@tandem/agent';
+import { grantFreeCredits, type AgentRunner } from '@tandem/agent';
 import { createAgentRuntime } from '../agents/runtime-setup.js';
 import { loadConfig, type AgentsConfig, type ModelsConfig } from '../config/schema.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
+import { SecretBox } from '../crypto/secret-box.js';
+
+const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test';
 
 export const TEST_INDEX_HTML =
   '<!doctype html><html><head><title>Tandem</title></head><body>spa</body></html>';
@@ -35,8 +38,8 @@ export class RecordingRunner implements Pick<AgentRunner, 'enqueue' | 'interrupt
 
 export interface TestApp extends App {
   database: TestDatabase;
-  /** The real embedded runner when the test asked for agents, else a RecordingRunner. */
-  runner: EmbeddedRunner | RecordingRunner;
+  /** The real runner when the test asked for agents (embedded on PGlite, the queue on Postgres), else a RecordingRunner. */
+  runner: AgentRunner | RecordingRunner;
   /** The local code host, when the test asked for one. */
   codeHost: RunningCodeHost | undefined;
   /** Creates a user (and optionally installations they belong to) and returns a live session token. */
@@ -62,7 +65,12 @@ export async function createTestApp(
   options: {
     codeHost?: boolean;
     /** Runs agents for real (needs codeHost): models as configured here, sandbox as detected. */
-    agents?: { models?: Partial<ModelsConfig>; sandbox?: AgentsConfig['sandbox'] };
+    agents?: {
+      models?: Partial<ModelsConfig>;
+      sandbox?: AgentsConfig['sandbox'];
+      /** false: this app only queues runs (Postgres), for tests that run `worker` processes. */
+      work?: boolean;
+    };
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
@@ -92,12 +100,14 @@ export async function createTestApp(
   const defaults = loadConfig({});
   const models: ModelsConfig = { ...defaults.models, ...options.agents?.models };
   const agentsDir = options.agents ? mkdtempSync(join(tmpdir(), 'tandem-agents-')) : undefined;
-  let runner: EmbeddedRunner | RecordingRunner = new RecordingRunner();
+  let runner: AgentRunner | RecordingRunner = new RecordingRunner();
   let sandbox: string | undefined;
   if (options.agents && agentsDir) {
     if (!codeHost) throw new Error('createTestApp: agents need the local code host (codeHost: true)');
     const runtime = await createAgentRuntime({
       db: database.db,
+      database: database.url ? { kind: 'postgres', url: database.url } : { kind: 'pglite' },
+      secretBox: new SecretBox(TEST_SECRET_KEY),
       logger: pino({ level: 'silent' }),
       dataDir: agentsDir,
       app: {
@@ -113,8 +123,10 @@ export async function createTestApp(
       models,
       agents: { ...defaults.agents, sandbox: options.agents.sandbox ?? 'auto' },
       throttle: false,
+      work: options.agents.work,
     });
     runner = runtime.runner;
+    if (runtime.kind === 'queue') await runtime.runner.start();
     sandbox = runtime.sandbox;
   }
   const app = await buildApp({
@@ -129,7 +141,7 @@ export async function createTestApp(
       site: defaults.site,
     },
     database,
-    secretKey: 'test-secret-key-test-secret-key-test',
+    secretKey: TEST_SECRET_KEY,
     logger: pino({ level: 'silent' }),
     gateway,
     appSlug: codeHost?.credentials.slug ?? 'tandem',
@@ -164,7 +176,7 @@ export async function createTestApp(
       return { id: user!.id, username: user!.username, token };
     },
     async close() {
-      if (runner instanceof EmbeddedRunner) await runner.stop();
+      if (!(runner instanceof RecordingRunner)) await runner.stop();
       await app.server.close();
       await codeHost?.close();
       await database.destroy();

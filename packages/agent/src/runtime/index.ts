@@ -1,4 +1,5 @@
 export { EmbeddedRunner, type AgentRunner } from './runner.js';
+export { QueueRunner, RUN_AGENT_TASK, type QueueRunnerOptions } from './queue-runner.js';
 export { AgentRun, OUT_OF_CREDITS_MESSAGE, type RuntimeDeps, type RuntimeLogger } from './run-agent.js';
 export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './items.js';
 export { nextTimestamp } from './clock.js';

@@ -44,6 +44,8 @@ export interface RuntimeDeps {
   };
   workspacesDir: string;
   sandbox: { kind: SandboxKind; network: boolean };
+  /** The repository's secrets (name → value): the sandbox's environment, scrubbed from all output. */
+  secrets?: (repositoryId: string) => Promise<Record<string, string>>;
   /** A run stops after this many model calls and waits for the user (a runaway guard). */
   maxModelCalls?: number;
   /** Upper bound of one `wait` inside a run (longer waits end the run and resume later). */
@@ -57,6 +59,16 @@ type RunEnd = 'idle' | 'interrupted';
 /** Abort reasons: a user's interrupt ends the run; a shutdown leaves it queued for the next start. */
 export const USER_INTERRUPT = 'interrupt';
 export const SHUTDOWN = 'shutdown';
+
+/** Every string inside a JSON-like value, scrubbed; the shape is kept. */
+function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
+  if (typeof value === 'string') return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => scrubDeep(v, scrub)) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub)])) as T;
+  }
+  return value;
+}
 
 function lastToolName(history: ModelMessage[]): string | null {
   const last = history.at(-1);
@@ -242,11 +254,13 @@ export class AgentRun {
       throw error;
     }
     const stats = await this.charge(model, result.usage, started, `${model.option.label} call`);
-    const messages = result.response.messages;
+    const scrub = sandbox.scrub;
+    // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
+    // can carry a secret the model pieced together.
+    const messages = result.response.messages.map((message) => scrubDeep(message, scrub));
     for (const [i, message] of messages.entries()) {
       await appendSpice(this.deps.db, this.agentId, message, i === 0 ? { responseStats: stats } : {});
     }
-    const scrub = sandbox.scrub;
     if (result.text.trim()) {
       await this.emit({
         itemType: 'message',

@@ -15,6 +15,8 @@ export interface AgentRunner {
   interrupt(agentId: string): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Resolves once the agent has no run queued or going (tests, tools). */
+  idle(agentId: string): Promise<void>;
 }
 
 interface Slot {

@@ -35,8 +35,8 @@ export async function prepareSandbox(
   emit: (item: NewItem) => Promise<unknown>,
 ): Promise<WarmSandbox> {
   const token = await deps.codeHost.installationToken(repo.installationId);
-  // Repository secrets join here with their settings page; the code-host token is always secret.
-  const env: Record<string, string> = {};
+  // The code-host token is secret too: it is in the clone's remote URL and in git's output.
+  const env: Record<string, string> = (await deps.secrets?.(repo.id)) ?? {};
   const scrub = createScrubber([token, ...Object.values(env)]);
   const workspace = await prepareWorkspace({
     root: deps.workspacesDir,

@@ -6,3 +6,4 @@ export * from './site.js';
 export * from './blog.js';
 export * from './agents.js';
 export * from './runtime.js';
+export * from './secrets.js';

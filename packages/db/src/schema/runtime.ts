@@ -98,3 +98,22 @@ export const scriptLogs = pgTable(
   },
   (t) => [index('script_logs_repository_idx').on(t.repositoryId, t.startedAt)],
 );
+
+/**
+ * Agent worker processes on Postgres (the queue runner), heartbeating so a live one can hand a
+ * crashed one's locked runs back to the queue (graphile-worker alone waits four hours).
+ */
+export const runnerProcesses = pgTable('runner_processes', {
+  id: uuid('id').primaryKey(),
+  hostname: text('hostname').notNull(),
+  pid: integer('pid').notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
+});
+
+/** graphile-worker's worker ids (the jobs' `locked_by`) per process, for the unlock above. */
+export const runnerWorkerIds = pgTable('runner_worker_ids', {
+  workerId: text('worker_id').primaryKey(),
+  processId: uuid('process_id')
+    .notNull()
+    .references(() => runnerProcesses.id, { onDelete: 'cascade' }),
+});

@@ -5,6 +5,8 @@ import { openDatabase, type Database } from '../client.js';
 export interface TestDatabase extends Database {
   /** Drops the throwaway database (Postgres) or discards the in-memory one (PGlite). */
   destroy(): Promise<void>;
+  /** The throwaway database's URL (Postgres only), for components that open their own pool. */
+  url?: string;
 }
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
@@ -29,6 +31,7 @@ export async function createTestDatabase(kind: TestDatabaseKind = 'pglite'): Pro
   const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
   return {
     ...database,
+    url: url.toString(),
     destroy: async () => {
       await database.close();
       await withAdminClient(adminUrl, (client) =>

@@ -1,0 +1,96 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { memberships, repositories, repositorySecrets, type Db } from '@tandem/db';
+import {
+  normalizeSecretKey,
+  SECRET_MESSAGES,
+  secretKeyError,
+  secretValueError,
+  type Secret,
+} from '@tandem/shared';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { AppError, notFound } from '../errors/app-error.js';
+import type { AuthenticatedUser } from './sessions.js';
+
+/**
+ * The repository's id when the viewer belongs to its installation (either role), as for creating
+ * agents. Anyone else gets the same 404 as for a missing repository, so names do not leak.
+ */
+export async function accessibleRepositoryId(
+  db: Db,
+  viewer: AuthenticatedUser,
+  fullName: string,
+): Promise<string> {
+  const [repo] = await db
+    .select({ id: repositories.id })
+    .from(repositories)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.installationId, repositories.installationId), eq(memberships.userId, viewer.id)),
+    )
+    .where(
+      sql`lower(${repositories.fullName}) = ${fullName.toLowerCase()} and ${repositories.removedAt} is null`,
+    )
+    .limit(1);
+  if (!repo) throw notFound('Repository not found');
+  return repo.id;
+}
+
+export async function listSecrets(db: Db, repositoryId: string): Promise<Secret[]> {
+  const rows = await db
+    .select({ key: repositorySecrets.key, createdAt: repositorySecrets.createdAt })
+    .from(repositorySecrets)
+    .where(eq(repositorySecrets.repositoryId, repositoryId))
+    .orderBy(asc(repositorySecrets.key));
+  return rows.map((row) => ({ key: row.key, created_at: row.createdAt.toISOString() }));
+}
+
+export async function addSecret(
+  db: Db,
+  box: Pick<SecretBox, 'seal'>,
+  repositoryId: string,
+  input: { key: string; value: string },
+): Promise<Secret> {
+  const key = normalizeSecretKey(input.key);
+  const problem = secretKeyError(key) ?? secretValueError(input.value);
+  if (problem) throw new AppError('bad_request', problem);
+  // The unique index decides duplicates, so two concurrent adds cannot both succeed.
+  const [row] = await db
+    .insert(repositorySecrets)
+    .values({ repositoryId, key, sealedValue: box.seal(input.value) })
+    .onConflictDoNothing({ target: [repositorySecrets.repositoryId, repositorySecrets.key] })
+    .returning({ key: repositorySecrets.key, createdAt: repositorySecrets.createdAt });
+  if (!row) throw new AppError('bad_request', SECRET_MESSAGES.duplicate);
+  return { key: row.key, created_at: row.createdAt.toISOString() };
+}
+
+/** Looks the key up as add-secret stored it (upper-cased); an invalid name simply matches nothing. */
+export async function deleteSecret(db: Db, repositoryId: string, rawKey: string): Promise<void> {
+  const deleted = await db
+    .delete(repositorySecrets)
+    .where(
+      and(
+        eq(repositorySecrets.repositoryId, repositoryId),
+        eq(repositorySecrets.key, normalizeSecretKey(rawKey)),
+      ),
+    )
+    .returning({ id: repositorySecrets.id });
+  if (!deleted.length) throw notFound(SECRET_MESSAGES.notFound);
+}
+
+/**
+ * Decrypted secrets for the agent runtime, key → value. A value that no longer opens (the secret
+ * key was rotated) throws rather than starting an agent with a variable silently missing.
+ */
+export async function loadRepositorySecrets(
+  db: Db,
+  box: Pick<SecretBox, 'open'>,
+  repositoryId: string,
+): Promise<Record<string, string>> {
+  const rows = await db
+    .select({ key: repositorySecrets.key, sealedValue: repositorySecrets.sealedValue })
+    .from(repositorySecrets)
+    .where(eq(repositorySecrets.repositoryId, repositoryId));
+  const secrets: Record<string, string> = {};
+  for (const row of rows) secrets[row.key] = box.open(row.sealedValue);
+  return secrets;
+}
