@@ -13,6 +13,7 @@ import {
   type ResolvedModel,
 } from '../model/index.js';
 import type { SandboxKind } from '../sandbox/index.js';
+import { autoReview } from './auto-review.js';
 import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
 import { actionItem, appendItem, updateItemData, type NewItem } from './items.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
@@ -330,6 +331,18 @@ export class AgentRun {
           },
         ],
       });
+      if (call.toolName === 'commit_and_push' && 'succeeded' in output) {
+        await autoReview({
+          deps: this.deps,
+          agentId: this.agentId,
+          reviewModelKey: this.agent.reviewModel,
+          repoFullName: this.repo.fullName,
+          sandbox,
+          signal: this.signal,
+          emit: this.emit,
+          charge: (model, usage, started, description) => this.charge(model, usage, started, description),
+        });
+      }
       if (output.stop?.kind === 'complete') stop = 'complete';
       if (output.stop?.kind === 'wait') {
         const woke = await this.wait(output.stop.seconds);
@@ -419,7 +432,7 @@ export class AgentRun {
     };
     try {
       const outcome = await definition.execute(parsed.data, ctx);
-      return { text: sandbox.scrub(outcome.output), stop: outcome.stop };
+      return { text: sandbox.scrub(outcome.output), stop: outcome.stop, succeeded: true };
     } catch (error) {
       const message = sandbox.scrub(error instanceof Error ? error.message : String(error));
       if (!(error instanceof ToolInputError))
