@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { agentReads, agents } from '@tandem/db';
 import {
   agentListSchema,
@@ -6,6 +6,7 @@ import {
   conversationResponseSchema,
   createAgentResponseSchema,
   statusCountsSchema,
+  supervisorListSchema,
 } from '@tandem/shared';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +131,36 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
       payload: { trajectory_id: agent_id },
     });
     expect(archive.statusCode).toBe(403);
+  });
+
+  it("lists the repository's unarchived supervisors the viewer can see", async () => {
+    const made = await Promise.all(
+      ['Supervise the release', 'A worker agent', 'Old supervisor'].map(async (body) =>
+        createAgentResponseSchema.parse((await create(ada, { body })).json()),
+      ),
+    );
+    const [lead, , old] = made.map((m) => m.agent_id);
+    await app.database.db
+      .update(agents)
+      .set({ agentType: 'supervisor', title: 'Release lead' })
+      .where(eq(agents.id, lead!));
+    await app.database.db
+      .update(agents)
+      .set({ agentType: 'supervisor', archived: true })
+      .where(eq(agents.id, old!));
+    const supervisors = (user: TestUser) =>
+      app.server
+        .inject({ url: '/api/agents/supervisors/acme/webapp', headers: as(user) })
+        .then((r) => supervisorListSchema.parse(r.json()));
+    expect(await supervisors(ada)).toEqual([{ id: lead, title: 'Release lead', base_branch: null }]);
+    expect(await supervisors(eve)).toEqual([]);
+    // Leave the agent counts of the tests below as they were.
+    await app.database.db.delete(agents).where(
+      inArray(
+        agents.id,
+        made.map((m) => m.agent_id),
+      ),
+    );
   });
 
   it('lists with creator:, is:archived and free-text search, paged and ordered', async () => {

@@ -12,6 +12,7 @@ import {
   createAgentSchema,
   trajectoryQuerySchema,
   updateTitleSchema,
+  type Supervisor,
 } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
@@ -70,6 +71,24 @@ export function agentRoutes(
   app.get('/api/agents', async (request) =>
     listAgents(db, requireUser(request), parseRequest(agentListQuerySchema, request.query, 'query')),
   );
+
+  // Registered before the list route's pattern so 'supervisors' is not read as an owner.
+  app.get('/api/agents/supervisors/:repo_owner/:repo_name', async (request) => {
+    const params = parseRequest(repoParams, request.params, 'path');
+    const { agents } = await listAgents(
+      db,
+      requireUser(request),
+      {
+        ...agentListQuerySchema.parse({}),
+        search: 'is:unarchived',
+        rows_per_page: 100,
+        orderBy: 'last_active',
+        repository_name: `${params.repo_owner}/${params.repo_name}`,
+      },
+      { agentType: 'supervisor' },
+    );
+    return agents.map((a): Supervisor => ({ id: a.id, title: a.title, base_branch: a.base_branch }));
+  });
 
   app.get('/api/agents/:repo_owner/:repo_name', async (request) => {
     const params = parseRequest(repoParams, request.params, 'path');

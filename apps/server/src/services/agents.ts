@@ -126,9 +126,11 @@ export async function listAgents(
   db: Db,
   viewer: AuthenticatedUser,
   query: z.infer<typeof agentListQuerySchema>,
+  only: { agentType?: 'supervisor' | 'editor' } = {},
 ): Promise<{ agents: AgentMetadata[]; count: number }> {
   const search = parseAgentSearch(query.search);
   const filters: SQL[] = [];
+  if (only.agentType) filters.push(eq(agents.agentType, only.agentType));
   if (!(query.admin === 'true' && viewer.admin)) {
     const member = db
       .select({ id: memberships.installationId })

@@ -102,6 +102,15 @@ export const agentListQuerySchema = z.object({
   repository_name: z.string().max(200).optional(),
 });
 
+/** GET /api/agents/supervisors/{owner}/{repo}: unarchived supervisor agents the viewer can see. */
+export const supervisorSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  base_branch: z.string().nullable(),
+});
+export const supervisorListSchema = z.array(supervisorSchema);
+export type Supervisor = z.infer<typeof supervisorSchema>;
+
 export const trajectoryQuerySchema = z.object({ trajectory_id: z.string().uuid('Unknown agent') });
 export const updateTitleSchema = z.object({
   trajectory_id: z.string().uuid('Unknown agent'),
