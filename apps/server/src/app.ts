@@ -19,6 +19,7 @@ import { githubWebhookRoutes } from './routes/github-webhooks.js';
 import { installationRoutes } from './routes/installations.js';
 import { blogRoutes } from './routes/blog.js';
 import { agentRoutes } from './routes/agents.js';
+import { userAssetRoutes } from './routes/user-assets.js';
 import { modelRoutes } from './routes/models.js';
 import { secretRoutes } from './routes/secrets.js';
 import { siteRoutes } from './routes/site.js';
@@ -133,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   trackingRoutes(server, { db: database.db });
   modelRoutes(server, { models: config.models });
   agentRoutes(server, { db: database.db, models: config.models, runner: options.runner });
+  userAssetRoutes(server, { db: database.db });
   secretRoutes(server, { db: database.db, secretBox });
 
   await blogRoutes(server, { db: database.db });

@@ -42,6 +42,9 @@ const steps: FakeChatResponse[] = [
   },
 ];
 
+const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 interface WireMessage {
   role: string;
   content?: unknown;
@@ -92,7 +95,11 @@ describe('an agent run through the OpenAI-compatible provider', () => {
       method: 'POST',
       url: '/api/agents/create-agent/acme/webapp',
       headers,
-      payload: { body: 'Add a subtract function', model: 'local/coder' },
+      payload: {
+        body: 'Add a subtract function',
+        model: 'local/coder',
+        images: [{ data: PNG_BASE64, type: 'image/png', name: 'sketch.png' }],
+      },
     });
     expect(res.statusCode).toBe(200);
     const { agent_id } = createAgentResponseSchema.parse(res.json());
@@ -127,6 +134,12 @@ describe('an agent run through the OpenAI-compatible provider', () => {
       tools?: { function: { name: string } }[];
     }[];
     expect(sent[0]!.model).toBe('coder');
+    // The attached image reaches the model as an image part of the first user message.
+    const firstUser = sent[0]!.messages.find((m) => m.role === 'user')!;
+    expect(firstUser.content).toEqual([
+      { type: 'text', text: 'ada: Add a subtract function' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+    ]);
     expect(sent[0]!.tools?.map((t) => t.function.name)).toContain('commit_and_push');
     const toolResults = sent[2]!.messages.filter((m) => m.role === 'tool');
     expect(toolResults).toHaveLength(2);

@@ -1,16 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { agentReads, agents, conversationItems, memberships, repositories, users, type Db } from '@tandem/db';
+import {
+  agentReads,
+  agents,
+  conversationItems,
+  eventImages,
+  memberships,
+  repositories,
+  users,
+  type Db,
+} from '@tandem/db';
 import {
   CONVERSATION_PAGE_SIZE,
   DEFAULT_REVIEW_MODEL_KEY,
   type AgentMetadata,
   type agentListQuerySchema,
   type createAgentSchema,
+  type imageAttachmentSchema,
 } from '@tandem/shared';
 import type { z } from 'zod';
 import { installationBalance, OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
 import { AppError, notFound } from '../errors/app-error.js';
+import { decodeImages, imageRows } from './images.js';
 import type { AuthenticatedUser } from './sessions.js';
 
 type AgentRow = typeof agents.$inferSelect;
@@ -223,6 +234,7 @@ export async function createAgent(
     throw new AppError('forbidden', 'Supervisor agents are for admins only');
   if (!input.body.trim() && input.images.length === 0)
     throw new AppError('validation', 'Write a message or attach an image');
+  const images = decodeImages(input.images);
   const model = models.resolve(input.model, viewer.admin);
   const reviewModel =
     input.review_model === undefined ? DEFAULT_REVIEW_MODEL_KEY : input.review_model || null;
@@ -259,8 +271,9 @@ export async function createAgent(
       actionUuid: eventUuid,
       actionType: 'website_request',
       userId: viewer.id,
-      data: { message: input.body, username: viewer.username, image_count: input.images.length },
+      data: { message: input.body, username: viewer.username, image_count: images.length },
     });
+    if (images.length) await tx.insert(eventImages).values(imageRows(agent!.id, eventUuid, images));
     await tx.insert(agentReads).values({ agentId: agent!.id, userId: viewer.id, readAt: now });
     return agent!.id;
   });
@@ -301,7 +314,11 @@ export async function sendMessage(
   db: Db,
   viewer: AuthenticatedUser,
   agentId: string,
-  input: { message: string; images: unknown[]; comments: Record<string, unknown>[] },
+  input: {
+    message: string;
+    images: z.infer<typeof imageAttachmentSchema>[];
+    comments: Record<string, unknown>[];
+  },
 ): Promise<{ event_uuid: string }> {
   const agent = await visibleAgent(db, viewer, agentId);
   if (agent.creatorId !== viewer.id && !viewer.admin)
@@ -309,6 +326,7 @@ export async function sendMessage(
   if (!input.message.trim() && input.images.length === 0 && input.comments.length === 0) {
     throw new AppError('validation', 'Write a message, attach an image or add a review comment');
   }
+  const images = decodeImages(input.images);
   // Refused before storing: the web app keeps the unsent text, so nothing is lost or sent twice.
   await requireCredits(db, agent.installationId);
   const eventUuid = randomUUID();
@@ -324,10 +342,11 @@ export async function sendMessage(
       data: {
         message: input.message,
         username: viewer.username,
-        image_count: input.images.length,
+        image_count: images.length,
         review_comments: input.comments,
       },
     });
+    if (images.length) await tx.insert(eventImages).values(imageRows(agentId, eventUuid, images));
     await tx
       .update(agents)
       .set({ latestTimestamp: now, lastActive: now, status: 'pending' })

@@ -1,6 +1,6 @@
-import { agents, conversationItems, spiceMessages, type Db } from '@tandem/db';
-import type { ModelMessage, ToolCallPart } from 'ai';
-import { and, asc, eq, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import { agents, conversationItems, eventImages, spiceMessages, type Db } from '@tandem/db';
+import type { ModelMessage, ToolCallPart, UserContent } from 'ai';
+import { and, asc, eq, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
 import { nextTimestamp } from './clock.js';
 
 export interface ResponseStats {
@@ -21,7 +21,45 @@ export async function loadHistory(db: Db, agentId: string): Promise<ModelMessage
     .from(spiceMessages)
     .where(and(eq(spiceMessages.agentId, agentId), isNull(spiceMessages.summarizedAt)))
     .orderBy(asc(spiceMessages.timestamp));
-  return rows.map((row) => ({ role: row.role, content: row.content }) as ModelMessage);
+  return hydrateImages(
+    db,
+    rows.map((row) => ({ role: row.role, content: row.content }) as ModelMessage),
+  );
+}
+
+/** Image parts are stored as references (`tandem-image:{action_uuid}/{n}`), not as bytes. */
+const IMAGE_REF = 'tandem-image:';
+
+async function hydrateImages(db: Db, messages: ModelMessage[]): Promise<ModelMessage[]> {
+  const refs = messages.flatMap((m) =>
+    m.role === 'user' && Array.isArray(m.content)
+      ? m.content.flatMap((p) =>
+          p.type === 'image' && typeof p.image === 'string' && p.image.startsWith(IMAGE_REF) ? [p.image] : [],
+        )
+      : [],
+  );
+  if (!refs.length) return messages;
+  const uuids = [...new Set(refs.map((ref) => ref.slice(IMAGE_REF.length).split('/')[0]!))];
+  const rows = await db
+    .select({ actionUuid: eventImages.actionUuid, n: eventImages.n, bytes: eventImages.bytes })
+    .from(eventImages)
+    .where(inArray(eventImages.actionUuid, uuids));
+  const bytes = new Map(rows.map((r) => [`${IMAGE_REF}${r.actionUuid}/${r.n}`, r.bytes]));
+  return messages.map((m) =>
+    m.role === 'user' && Array.isArray(m.content)
+      ? {
+          ...m,
+          content: m.content.map((p) => {
+            if (p.type !== 'image' || typeof p.image !== 'string' || !p.image.startsWith(IMAGE_REF)) return p;
+            const found = bytes.get(p.image);
+            // A reference the model cannot resolve would be read as base64: say what happened instead.
+            return found
+              ? { ...p, image: new Uint8Array(found) }
+              : { type: 'text' as const, text: '[an attached image is no longer available]' };
+          }),
+        }
+      : m,
+  );
 }
 
 export async function appendSpice(
@@ -94,12 +132,20 @@ export async function syncUserMessages(db: Db, agentId: string): Promise<number>
     .orderBy(asc(conversationItems.timestamp));
   for (const item of fresh) {
     const username = typeof item.data.username === 'string' ? item.data.username : 'user';
-    await appendSpice(
-      db,
-      agentId,
-      { role: 'user', content: [{ type: 'text', text: userText(item.data, username) }] },
-      { actionUuid: item.actionUuid },
-    );
+    const images = await db
+      .select({ n: eventImages.n, mimeType: eventImages.mimeType })
+      .from(eventImages)
+      .where(eq(eventImages.actionUuid, item.actionUuid))
+      .orderBy(asc(eventImages.n));
+    const content: UserContent = [
+      { type: 'text', text: userText(item.data, username) },
+      ...images.map((image) => ({
+        type: 'image' as const,
+        image: `${IMAGE_REF}${item.actionUuid}/${image.n}`,
+        mediaType: image.mimeType,
+      })),
+    ];
+    await appendSpice(db, agentId, { role: 'user', content }, { actionUuid: item.actionUuid });
   }
   if (fresh.length) await db.update(agents).set({ spentSinceMessage: 0 }).where(eq(agents.id, agentId));
   return fresh.length;

@@ -1,9 +1,5 @@
-import { boolean, customType, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
+import { boolean, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bytea } from './bytea.js';
 
 /** Blog posts (platform §3); `content` is HTML, sanitised on the way in. */
 export const blogPosts = pgTable(

@@ -7,3 +7,4 @@ export * from './blog.js';
 export * from './agents.js';
 export * from './runtime.js';
 export * from './secrets.js';
+export * from './images.js';

@@ -35,6 +35,14 @@ export function branchNameError(name: string): string | null {
 
 export const MESSAGE_MAX_CHARS = 100_000;
 export const MAX_IMAGES_PER_MESSAGE = 20;
+/** Raster formats every model provider reads; SVG is left out (it is a document, not a picture). */
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const IMAGE_MESSAGES = {
+  type: 'Only PNG, JPEG, GIF and WebP images can be attached',
+  size: 'Images must be 5 MB or smaller',
+  data: 'Image data must be base64',
+} as const;
 
 export const imageAttachmentSchema = z.object({
   data: z.string().max(7_000_000),
