@@ -105,10 +105,11 @@ describe('an agent run through the OpenAI-compatible provider', () => {
     const { agent_id } = createAgentResponseSchema.parse(res.json());
     await (app.runner as EmbeddedRunner).idle(agent_id);
 
-    const { conversation } = conversationResponseSchema.parse(
+    const { conversation, spice } = conversationResponseSchema.parse(
       (await app.server.inject({ url: `/api/agent/conversation?trajectory_id=${agent_id}`, headers })).json(),
     );
     expect(conversation.filter((i) => i.action_type === 'ErrorEvent')).toEqual([]);
+    expect(spice).toEqual([]); // the model's context is for admins only
     const kinds = conversation
       .map((i) => (i.item_type === 'action' ? i.action_type : i.item_type))
       .filter((k) => k !== 'shell_message');

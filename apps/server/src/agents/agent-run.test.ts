@@ -141,6 +141,22 @@ describe('an agent run against the local code host', () => {
     const lifecycle = page.conversation.find((i) => i.item_type === 'number_lifecycle')!;
     expect(lifecycle).toMatchObject({ number: pull!.number, action: 'opened' });
 
+    // ada is an admin: the page carries the model's context too (Spice Messages).
+    const spice = page.spice as {
+      role: string;
+      content: { type: string; text?: string }[];
+      response_stats: unknown;
+    }[];
+    expect(spice[0]).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: 'ada: Add a subtract function' }],
+    });
+    const calls = spice
+      .filter((s) => s.role === 'assistant')
+      .map((s) => s.content.map((c) => c.text).join(''));
+    expect(calls.some((text) => text.includes('→ view_files'))).toBe(true);
+    expect(spice.filter((s) => s.response_stats !== null)).toHaveLength(6);
+
     const meta = (
       await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${agent_id}`, headers: as(ada) })
     ).json();

@@ -32,6 +32,7 @@ import {
   statusCounts,
   updateAgent,
 } from '../services/agents.js';
+import { spiceWindow } from '../services/spice.js';
 import { modelList } from './models.js';
 
 const repoParams = z.object({
@@ -108,7 +109,14 @@ export function agentRoutes(
     const viewer = requireUser(request);
     const query = parseRequest(conversationQuerySchema, request.query, 'query');
     await loadAgent(db, viewer, query.trajectory_id);
-    return conversationPage(db, query.trajectory_id, query.before);
+    const page = await conversationPage(db, query.trajectory_id, query.before);
+    if (!viewer.admin) return page;
+    // Admins also get the model's context for the same stretch of time (Spice Messages).
+    const spice = await spiceWindow(db, query.trajectory_id, {
+      from: page.has_more ? page.oldest_timestamp : null,
+      before: query.before,
+    });
+    return { ...page, spice };
   });
 
   app.get('/api/agent/latest-timestamp', async (request) => {
