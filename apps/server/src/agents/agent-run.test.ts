@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { EmbeddedRunner } from '@tandem/agent';
+import { repositories } from '@tandem/db';
+import { eq } from 'drizzle-orm';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
@@ -40,6 +43,7 @@ writeFileSync(
               { name: 'open_pull_request', args: { title: 'Add subtract', body: 'Adds subtract(a, b).' } },
             ],
           },
+          { tool_calls: [{ name: 'subscribe', args: { number: 1 } }] },
           {
             tool_calls: [
               { name: 'task_complete', args: { summary: 'Added subtract and opened a pull request.' } },
@@ -103,6 +107,7 @@ describe('an agent run against the local code host', () => {
       'shell',
       'commit',
       'number_lifecycle',
+      'ActivitySummaryEvent',
       'TaskCompleteEvent',
     ]);
     // The shell's messages (command, output, exit) sit between the shell and the commit.
@@ -155,12 +160,45 @@ describe('an agent run against the local code host', () => {
       .filter((s) => s.role === 'assistant')
       .map((s) => s.content.map((c) => c.text).join(''));
     expect(calls.some((text) => text.includes('→ view_files'))).toBe(true);
-    expect(spice.filter((s) => s.response_stats !== null)).toHaveLength(6);
+    expect(spice.filter((s) => s.response_stats !== null)).toHaveLength(7); // one per model call
 
     const meta = (
       await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${agent_id}`, headers: as(ada) })
     ).json();
     expect(meta.status).toBe('paused');
+    // Sources: the agent's branch with its pull request and draft, and the issue it subscribed to.
+    expect(meta.sources['acme/webapp']).toMatchObject([
+      {
+        type: 'branch',
+        branch: 'tandem-1',
+        number: pull!.number,
+        state: 'open',
+        pr_draft: 'Add subtract\nAdds subtract(a, b).',
+        pr_draft_base_branch: 'main',
+      },
+      { type: 'issue', number: 1, state: 'open', branch: null },
+    ]);
+
+    // Merging on the code host reaches the product as a real webhook and marks the source merged.
+    const codeHostRepo = (await api('/repos/acme/webapp')) as { id: number };
+    await app.database.db
+      .update(repositories)
+      .set({ githubId: codeHostRepo.id })
+      .where(eq(repositories.fullName, 'acme/webapp'));
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.server.address() as AddressInfo;
+    app.codeHost!.connectProduct({ webhookUrl: `http://127.0.0.1:${address.port}/api/github/webhooks` });
+    const merged = await fetch(`${app.codeHost!.apiUrl}/repos/acme/webapp/pulls/${pull!.number}/merge`, {
+      method: 'PUT',
+      headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(merged.status).toBe(200);
+    await app.codeHost!.webhooksIdle();
+    const after = (
+      await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${agent_id}`, headers: as(ada) })
+    ).json();
+    expect(after.sources['acme/webapp'][0]).toMatchObject({ number: pull!.number, state: 'merged' });
     expect(meta.credits_spent).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { agentReads, agents } from '@tandem/db';
+import { agentReads, agents, agentSources, repositories } from '@tandem/db';
 import {
   agentListSchema,
   agentMetadataSchema,
@@ -284,5 +284,44 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
     expect((await limit(160001)).json().detail).toBe('Maximum summarization limit for Opus 4.1 is 160000');
     expect((await limit(160001)).statusCode).toBe(400);
     expect((await limit('120000')).json()).toMatchObject({ summarization_limit: 120000 });
+  });
+
+  it('refuses to unarchive while another active agent works on the same pull request', async () => {
+    const [first, second] = await Promise.all(
+      ['Fix the flaky test', 'Fix the flaky test again'].map(async (body) =>
+        createAgentResponseSchema.parse((await create(ada, { body })).json()),
+      ),
+    );
+    const [repo] = await app.database.db
+      .select()
+      .from(repositories)
+      .where(eq(repositories.fullName, 'acme/webapp'));
+    await app.database.db.insert(agentSources).values([
+      { agentId: first!.agent_id, repositoryId: repo!.id, type: 'branch', branch: 'tandem-7', number: 42 },
+      { agentId: second!.agent_id, repositoryId: repo!.id, type: 'branch', branch: 'fix-flaky', number: 42 },
+    ]);
+    const meta = agentMetadataSchema.parse((await metadata(ada, first!.agent_id)).json());
+    expect(meta.sources).toEqual({
+      'acme/webapp': [
+        expect.objectContaining({ type: 'branch', branch: 'tandem-7', number: 42, state: 'open' }),
+      ],
+    });
+    const post = (path: string, id: string) =>
+      app.server.inject({
+        method: 'POST',
+        url: `/api/agent/${path}`,
+        headers: as(ada),
+        payload: { trajectory_id: id },
+      });
+    expect((await post('archive', first!.agent_id)).json()).toEqual({ success: true });
+    expect((await post('unarchive', first!.agent_id)).json()).toEqual({
+      success: false,
+      error_data: { html_url: `/gh/acme/webapp/agent/${second!.agent_id}`, number: 42 },
+    });
+    expect(agentMetadataSchema.parse((await metadata(ada, first!.agent_id)).json()).archived).toBe(true);
+    // Once the other agent is archived, this one may come back.
+    await post('archive', second!.agent_id);
+    expect((await post('unarchive', first!.agent_id)).json()).toEqual({ success: true });
+    await app.database.db.delete(agents).where(inArray(agents.id, [first!.agent_id, second!.agent_id]));
   });
 });

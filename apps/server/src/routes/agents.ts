@@ -32,6 +32,7 @@ import {
   statusCounts,
   updateAgent,
 } from '../services/agents.js';
+import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
 import { modelList } from './models.js';
 
@@ -146,6 +147,10 @@ export function agentRoutes(
       // Only the owner sees the archive button (workspace §6); the API holds to the same rule.
       if (agent.creatorId !== viewer.id)
         throw new AppError('forbidden', 'Only the owner can archive this agent');
+      if (!archived) {
+        const conflict = await conflictingAgent(db, agent.id);
+        if (conflict) return { success: false, error_data: conflict };
+      }
       await db
         .update(agents)
         .set({ archived })

@@ -22,6 +22,7 @@ import type { z } from 'zod';
 import { installationBalance, OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
 import { AppError, notFound } from '../errors/app-error.js';
 import { decodeImages, imageRows } from './images.js';
+import { sourcesOf } from './sources.js';
 import type { AuthenticatedUser } from './sessions.js';
 
 type AgentRow = typeof agents.$inferSelect;
@@ -82,6 +83,10 @@ async function metadataFor(db: Db, viewer: AuthenticatedUser, rows: AgentRow[]):
         ),
       ),
     );
+  const sources = await sourcesOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => {
     const readAt = reads.find((r) => r.agentId === row.id)?.readAt;
     return {
@@ -90,7 +95,7 @@ async function metadataFor(db: Db, viewer: AuthenticatedUser, rows: AgentRow[]):
       status: row.status,
       repo_name: repos.find((r) => r.id === row.repositoryId)?.fullName ?? null,
       installation_id: row.installationId,
-      sources: {},
+      sources: sources.get(row.id) ?? {},
       is_own: row.creatorId === viewer.id,
       model: row.model,
       review_model: row.reviewModel,
@@ -241,6 +246,13 @@ export async function createAgent(
   const eventUuid = randomUUID();
 
   const agentId = await db.transaction(async (tx) => {
+    // Numbers are per repository (branch tandem-{n}): lock the repository row so two agents created
+    // at once cannot both take the same number.
+    await tx
+      .select({ id: repositories.id })
+      .from(repositories)
+      .where(eq(repositories.id, repo.id))
+      .for('update');
     const [next] = await tx
       .select({ n: sql<number>`coalesce(max(${agents.number}), 0) + 1` })
       .from(agents)

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { webhookDeliveries, type Db } from '@tandem/db';
+import { setNumberState } from '@tandem/agent';
+import { repositories, webhookDeliveries, type Db } from '@tandem/db';
 import {
   grantInstallerAdmin,
   markInstallationDeleted,
@@ -32,6 +33,35 @@ interface InstallationPayload {
   sender?: { id: number; login: string };
 }
 
+interface NumberPayload {
+  action?: string;
+  repository?: { id: number };
+  pull_request?: { number: number; state: string; merged?: boolean | null; head?: { ref: string } };
+  issue?: { number: number; state: string };
+}
+
+/** Keeps subscribed issues' and pull requests' state (open, closed, merged) current. */
+async function onNumberState(db: Db, event: string, payload: NumberPayload) {
+  if (!['closed', 'reopened', 'opened'].includes(payload.action ?? '') || !payload.repository) return;
+  const [repo] = await db
+    .select({ id: repositories.id })
+    .from(repositories)
+    .where(eq(repositories.githubId, payload.repository.id));
+  if (!repo) return;
+  if (event === 'pull_request' && payload.pull_request) {
+    const pr = payload.pull_request;
+    const state = pr.merged ? 'merged' : pr.state === 'closed' ? 'closed' : 'open';
+    await setNumberState(db, repo.id, pr.number, state, pr.head?.ref);
+  } else if (payload.issue) {
+    await setNumberState(
+      db,
+      repo.id,
+      payload.issue.number,
+      payload.issue.state === 'closed' ? 'closed' : 'open',
+    );
+  }
+}
+
 /** Applies one verified, first-seen delivery. Events the product does not act on yet are only recorded. */
 export async function handleWebhookEvent(db: Db, event: string, payload: unknown, log: FastifyBaseLogger) {
   const body = payload as InstallationPayload;
@@ -41,6 +71,10 @@ export async function handleWebhookEvent(db: Db, event: string, payload: unknown
       break;
     case 'installation_repositories':
       await onInstallationRepositories(db, body);
+      break;
+    case 'pull_request':
+    case 'issues':
+      await onNumberState(db, event, payload as NumberPayload);
       break;
     default:
       log.debug({ event, action: body.action }, 'webhook recorded, no handler yet');

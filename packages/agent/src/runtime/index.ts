@@ -5,3 +5,4 @@ export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './
 export { nextTimestamp } from './clock.js';
 export { agentBranch, workspacesDirOf, WARM_TTL_MS } from './warm-sandbox.js';
 export { AGENT_TOOLS } from './tools/index.js';
+export { setNumberState, type SourceState } from './sources.js';

@@ -8,3 +8,4 @@ export * from './agents.js';
 export * from './runtime.js';
 export * from './secrets.js';
 export * from './images.js';
+export * from './sources.js';

@@ -33,6 +33,20 @@ export function branchNameError(name: string): string | null {
   return bad ? BRANCH_MESSAGES.invalid : null;
 }
 
+/** Workspace §3 "Source / subscription": the agent's branch (and PR), issues and PRs it follows. */
+export const sourceSchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  type: z.enum(['branch', 'issue', 'repository', 'unknown']),
+  number: z.number().int().nullable(),
+  branch: z.string().nullable(),
+  behavior: z.string(),
+  state: z.enum(['open', 'merged', 'closed']),
+  pr_draft: z.string().nullable(),
+  pr_draft_base_branch: z.string().nullable(),
+});
+export type Source = z.infer<typeof sourceSchema>;
+
 export const MESSAGE_MAX_CHARS = 100_000;
 export const MAX_IMAGES_PER_MESSAGE = 20;
 /** Raster formats every model provider reads; SVG is left out (it is a document, not a picture). */
@@ -80,7 +94,7 @@ export const agentMetadataSchema = z.object({
   status: z.string(),
   repo_name: z.string().nullable(),
   installation_id: z.number(),
-  sources: z.record(z.string(), z.array(z.unknown())),
+  sources: z.record(z.string(), z.array(sourceSchema)),
   is_own: z.boolean(),
   model: z.string(),
   review_model: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { scriptLogs } from '@tandem/db';
 import { z } from 'zod';
+import { upsertBranchSource } from '../sources.js';
 import { git, pushBranch, runRepoScript } from '../../sandbox/index.js';
 import { defineTool, ToolInputError, type ToolContext } from './types.js';
 
@@ -86,6 +87,9 @@ export const commitAndPush = defineTool({
         username: ctx.requester.username,
         user_id: ctx.agent.creatorId,
       },
+    });
+    await upsertBranchSource(ctx.db, { agentId: ctx.agent.id, repositoryId: ctx.repo.id }, branch, {
+      prDraftBaseBranch: ctx.workspace.baseBranch,
     });
     const formatNote = done.script_status ? ` (format script: ${done.script_status})` : '';
     return { output: `Committed ${String(done.commit_sha).slice(0, 7)} and pushed ${branch}${formatNote}` };

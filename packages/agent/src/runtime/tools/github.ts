@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { setNumberState, subscribeNumber, upsertBranchSource } from '../sources.js';
 import { defineTool, type ToolContext } from './types.js';
 
 const repoParams = (ctx: ToolContext) => ({ owner: ctx.repo.owner, repo: ctx.repo.name });
+const owner = (ctx: ToolContext) => ({ agentId: ctx.agent.id, repositoryId: ctx.repo.id });
 
 async function lifecycle(ctx: ToolContext, action: string, data: Record<string, unknown>) {
   await ctx.emit({
@@ -47,6 +49,12 @@ export const openPullRequest = defineTool({
         draft: input.draft,
       });
       return { number: data.number, html_url: data.html_url, created: true };
+    });
+    await upsertBranchSource(ctx.db, owner(ctx), branch, {
+      number: pr.number,
+      state: 'open',
+      prDraft: `${input.title}\n${input.body}`,
+      prDraftBaseBranch: baseBranch,
     });
     await lifecycle(ctx, pr.created ? 'opened' : 'edited', {
       number: pr.number,
@@ -117,6 +125,7 @@ export const closeNumber = defineTool({
       });
       return { closed: true };
     });
+    await setNumberState(ctx.db, ctx.repo.id, input.number, 'closed');
     await ctx.emit({
       itemType: 'action',
       actionType: 'CloseNumberEvent',
@@ -157,5 +166,45 @@ export const viewNumber = defineTool({
       },
     });
     return { output: ctx.scrub(text) };
+  },
+});
+
+export const subscribe = defineTool({
+  name: 'subscribe',
+  description:
+    'Follow an issue or pull request of the repository: it is listed with your sources and its state (open, closed, merged) is kept up to date.',
+  input: z.object({ number: z.number().int().positive() }),
+  async execute(input, ctx) {
+    const { data: issue } = await ctx.github.rest.issues.get({
+      ...repoParams(ctx),
+      issue_number: input.number,
+    });
+    if (issue.pull_request) {
+      const { data: pull } = await ctx.github.rest.pulls.get({
+        ...repoParams(ctx),
+        pull_number: input.number,
+      });
+      const state = pull.merged_at ? 'merged' : pull.state === 'closed' ? 'closed' : 'open';
+      await subscribeNumber(ctx.db, owner(ctx), {
+        type: 'branch',
+        number: pull.number,
+        branch: pull.head.ref,
+        state,
+      });
+    } else {
+      const state = issue.state === 'closed' ? 'closed' : 'open';
+      await subscribeNumber(ctx.db, owner(ctx), { type: 'issue', number: issue.number, state });
+    }
+    await ctx.emit({
+      itemType: 'action',
+      actionType: 'ActivitySummaryEvent',
+      dedupeKey: `subscribe:${ctx.toolCallId}`,
+      data: {
+        action_type: 'ActivitySummaryEvent',
+        summary: `Subscribed to #${issue.number}: ${issue.title}`,
+        number: issue.number,
+      },
+    });
+    return { output: `Subscribed to ${issue.pull_request ? 'pull request' : 'issue'} #${issue.number}` };
   },
 });

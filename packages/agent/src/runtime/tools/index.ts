@@ -2,7 +2,7 @@ import { tool, type ToolSet } from 'ai';
 import { waitTool, taskComplete } from './control.js';
 import { editFile, viewFiles } from './files.js';
 import { commitAndPush } from './git.js';
-import { closeNumber, commentOnNumber, makeIssue, openPullRequest, viewNumber } from './github.js';
+import { closeNumber, commentOnNumber, makeIssue, openPullRequest, subscribe, viewNumber } from './github.js';
 import { gitGrep } from './search.js';
 import { runCommand, shellInput, shellStop } from './shell.js';
 import type { ToolDefinition } from './types.js';
@@ -20,6 +20,7 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   makeIssue,
   closeNumber,
   viewNumber,
+  subscribe,
   waitTool,
   taskComplete,
 ] as ToolDefinition[];
