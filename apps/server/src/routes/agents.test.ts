@@ -319,6 +319,26 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
       error_data: { html_url: `/gh/acme/webapp/agent/${second!.agent_id}`, number: 42 },
     });
     expect(agentMetadataSchema.parse((await metadata(ada, first!.agent_id)).json()).archived).toBe(true);
+    // How a source wakes the agent: only the agent's own sources can be changed.
+    const mine = meta.sources['acme/webapp']![0]!.id;
+    const behavior = (source_id: string, value: string) =>
+      app.server.inject({
+        method: 'POST',
+        url: '/api/agent/behavior',
+        headers: as(ada),
+        payload: { trajectory_id: first!.agent_id, source_id, behavior: value },
+      });
+    const tagged = await behavior(mine, 'tagged');
+    expect(agentMetadataSchema.parse(tagged.json()).sources['acme/webapp']![0]).toMatchObject({
+      behavior: 'tagged',
+    });
+    const [other] = await app.database.db
+      .select({ id: agentSources.id })
+      .from(agentSources)
+      .where(eq(agentSources.agentId, second!.agent_id));
+    expect((await behavior(other!.id, 'tagged')).statusCode).toBe(404);
+    expect((await behavior(mine, 'sometimes')).statusCode).toBe(422);
+
     // Once the other agent is archived, this one may come back.
     await post('archive', second!.agent_id);
     expect((await post('unarchive', first!.agent_id)).json()).toEqual({ success: true });

@@ -1,9 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { agents, type Db } from '@tandem/db';
+import { agents, agentSources, type Db } from '@tandem/db';
 import {
   agentListQuerySchema,
   archiveSchema,
+  behaviorSchema,
+  runScriptSchema,
   sendMessageSchema,
   summarizationLimitError,
   updateModelSchema,
@@ -175,6 +177,36 @@ export function agentRoutes(
       throw new AppError('forbidden', 'Only the owner can pause this agent');
     await deps.runner.interrupt(agent.id);
     return { success: true };
+  });
+
+  app.post('/api/agent/run-script', async (request) => {
+    const viewer = requireUser(request);
+    const body = parseRequest(runScriptSchema, request.body, 'body');
+    const agent = await loadAgent(db, viewer, body.trajectory_id);
+    if (agent.creatorId !== viewer.id && !viewer.admin)
+      throw new AppError('forbidden', 'Only the owner can run scripts for this agent');
+    const queued = [{ script_path: body.script_path, restart: body.restart }];
+    await db
+      .update(agents)
+      .set({ pendingScripts: sql`${agents.pendingScripts} || ${JSON.stringify(queued)}::jsonb` })
+      .where(eq(agents.id, agent.id));
+    deps.runner.enqueue(agent.id);
+    return { success: true };
+  });
+
+  app.post('/api/agent/behavior', async (request) => {
+    const viewer = requireUser(request);
+    const body = parseRequest(behaviorSchema, request.body, 'body');
+    const agent = await loadAgent(db, viewer, body.trajectory_id);
+    if (agent.creatorId !== viewer.id && !viewer.admin)
+      throw new AppError('forbidden', 'Only the owner can change how this agent follows its sources');
+    const changed = await db
+      .update(agentSources)
+      .set({ behavior: body.behavior })
+      .where(and(eq(agentSources.id, body.source_id), eq(agentSources.agentId, agent.id)))
+      .returning({ id: agentSources.id });
+    if (!changed.length) throw new AppError('not_found', 'Source not found');
+    return agentMetadata(db, viewer, agent.id);
   });
 
   app.get('/api/agents/status-counts', async (request) => statusCounts(db, requireUser(request)));

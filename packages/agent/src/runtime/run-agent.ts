@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { agents, agentSideEffects, conversationItems, repositories, users, type Db } from '@tandem/db';
 import type { GitHubClient } from '@tandem/github';
 import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
@@ -14,6 +17,7 @@ import {
 } from '../model/index.js';
 import type { SandboxKind } from '../sandbox/index.js';
 import { autoReview } from './auto-review.js';
+import { startRepoScript } from './tools/shell.js';
 import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
 import { actionItem, appendItem, updateItemData, type NewItem } from './items.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
@@ -164,6 +168,7 @@ export class AgentRun {
         return;
       }
       sandbox = this.warm.take() ?? (await prepareSandbox(this.deps, agent, repo, this.emit));
+      await this.startRequestedScripts(sandbox);
       const end = await this.loop(model, sandbox);
       if (end === 'interrupted' && this.signal.reason !== SHUTDOWN) {
         await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, this.agentId));
@@ -378,8 +383,50 @@ export class AgentRun {
     if (!definition) return { text: `Unknown tool ${call.toolName}` };
     const parsed = definition.input.safeParse(call.input);
     if (!parsed.success) return { text: `Invalid input for ${call.toolName}: ${parsed.error.message}` };
+    const ctx = await this.toolContext(call.toolCallId, sandbox, requester);
+    try {
+      const outcome = await definition.execute(parsed.data, ctx);
+      return { text: sandbox.scrub(outcome.output), stop: outcome.stop, succeeded: true };
+    } catch (error) {
+      const message = sandbox.scrub(error instanceof Error ? error.message : String(error));
+      if (!(error instanceof ToolInputError))
+        this.deps.logger.warn({ err: error, agentId: this.agentId, tool: call.toolName }, 'tool failed');
+      return { text: `Error: ${message}` };
+    }
+  }
+
+  /** Scripts the user started from the Run Scripts menu: taken once, started in the background. */
+  private async startRequestedScripts(sandbox: WarmSandbox): Promise<void> {
     const { db } = this.deps;
-    const ctx: ToolContext = {
+    const [taken] = await db
+      .select({ scripts: agents.pendingScripts })
+      .from(agents)
+      .where(eq(agents.id, this.agentId));
+    if (!taken?.scripts.length) return;
+    await db.update(agents).set({ pendingScripts: [] }).where(eq(agents.id, this.agentId));
+    const requester = await requesterOf(db, this.agent);
+    for (const { script_path, restart } of taken.scripts) {
+      const ctx = await this.toolContext(`script:${randomUUID()}`, sandbox, requester);
+      const exists = await stat(join(sandbox.workspace.dir, script_path)).then(
+        (s) => s.isFile(),
+        () => false,
+      );
+      if (!exists) {
+        await this.emit(actionItem('ErrorEvent', { exception: `Script not found: ${script_path}` }));
+        continue;
+      }
+      await startRepoScript(ctx, script_path, restart);
+    }
+  }
+
+  /** What a tool (or a repository script started for the user) runs with. */
+  private async toolContext(
+    toolCallId: string,
+    sandbox: WarmSandbox,
+    requester: { username: string; email: string | null },
+  ): Promise<ToolContext> {
+    const { db } = this.deps;
+    return {
       db,
       agent: this.agent,
       repo: this.repo,
@@ -391,7 +438,7 @@ export class AgentRun {
       env: sandbox.env,
       sandboxKind: this.deps.sandbox.kind,
       network: this.deps.sandbox.network,
-      toolCallId: call.toolCallId,
+      toolCallId,
       requester,
       emit: this.emit,
       trackPorts: async (shell, ports) => {
@@ -430,14 +477,5 @@ export class AgentRun {
         return result;
       },
     };
-    try {
-      const outcome = await definition.execute(parsed.data, ctx);
-      return { text: sandbox.scrub(outcome.output), stop: outcome.stop, succeeded: true };
-    } catch (error) {
-      const message = sandbox.scrub(error instanceof Error ? error.message : String(error));
-      if (!(error instanceof ToolInputError))
-        this.deps.logger.warn({ err: error, agentId: this.agentId, tool: call.toolName }, 'tool failed');
-      return { text: `Error: ${message}` };
-    }
   }
 }

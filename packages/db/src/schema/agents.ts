@@ -47,6 +47,11 @@ export const agents = pgTable(
     baseBranch: text('base_branch'),
     archived: boolean('archived').notNull().default(false),
     curPorts: jsonb('cur_ports').$type<unknown[]>().notNull().default([]),
+    /** Repository scripts the user asked to run (POST run-script), taken by the agent's next run. */
+    pendingScripts: jsonb('pending_scripts')
+      .$type<{ script_path: string; restart: boolean }[]>()
+      .notNull()
+      .default([]),
     latestTimestamp: timestamp('latest_timestamp', { withTimezone: true, precision: 6 }),
     lastActive: timestamp('last_active', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),

@@ -141,6 +141,31 @@ export const updateTitleSchema = z.object({
     if (error) ctx.addIssue({ code: 'custom', message: error });
   }),
 });
+/** Folders the Run Scripts menu lists (workspace §7). */
+export const SCRIPT_PATH_PATTERN = /^\.tandem\/(run|run\/auto|preview)\/[A-Za-z0-9._-]+\.sh$/;
+export const SCRIPT_PATH_MESSAGE =
+  'Scripts live in .tandem/run, .tandem/run/auto or .tandem/preview and end in .sh';
+/** POST /api/agent/run-script */
+export const runScriptSchema = z.object({
+  trajectory_id: z.string().uuid('Unknown agent'),
+  script_path: z
+    .string()
+    .regex(SCRIPT_PATH_PATTERN, SCRIPT_PATH_MESSAGE)
+    .refine((path) => !path.includes('..'), SCRIPT_PATH_MESSAGE),
+  restart: z.boolean().default(false),
+});
+
+/**
+ * POST /api/agent/behavior: how a source wakes the agent (spec: "not shown"; see docs/decisions.md).
+ * `always`: every new comment or review on it; `tagged`: only comments that mention the bot.
+ */
+export const SOURCE_BEHAVIORS = ['always', 'tagged'] as const;
+export const behaviorSchema = z.object({
+  trajectory_id: z.string().uuid('Unknown agent'),
+  source_id: z.string().uuid('Unknown source'),
+  behavior: z.enum(SOURCE_BEHAVIORS),
+});
+
 export const archiveSchema = z.object({ trajectory_id: z.string().uuid('Unknown agent') });
 
 export const conversationItemSchema = z

@@ -27,7 +27,7 @@ async function shellMessage(
 }
 
 /** Starts a shell in the workspace, with a feed item that follows it until it exits. */
-async function startShell(ctx: ToolContext, command: string) {
+async function startShell(ctx: ToolContext, command: string, scriptPath: string | null = null) {
   const session = ShellSession.start({
     command,
     cwd: ctx.workspace.dir,
@@ -42,7 +42,7 @@ async function startShell(ctx: ToolContext, command: string) {
     data: {
       active: true,
       pending: false,
-      script_path: null,
+      script_path: scriptPath,
       command: ctx.scrub(command),
       forwarded_ports: [],
     },
@@ -140,3 +140,38 @@ export const shellStop = defineTool({
     return { output: forModel(output) + (await finishIfExited(ctx, input.pid)) };
   },
 });
+
+/**
+ * Starts one of the repository's scripts (`.tandem/run/…`, `.tandem/preview/…`) for the user: it
+ * runs in the background and its output streams into the feed until it exits. Already running and
+ * not `restart`: left alone.
+ */
+export async function startRepoScript(
+  ctx: ToolContext,
+  scriptPath: string,
+  restart: boolean,
+): Promise<string> {
+  const command = `bash ${scriptPath}`;
+  const running = [...ctx.session.shells.entries()].find(
+    ([, s]) => s.command === command && s.session.running,
+  );
+  if (running && !restart) return `${scriptPath} is already running (pid ${running[0]})`;
+  if (running) {
+    await running[1].session.stop();
+    await finishIfExited(ctx, running[0]);
+  }
+  const { session, actionUuid } = await startShell(ctx, command, scriptPath);
+  let timer: NodeJS.Timeout | undefined;
+  const flush = async () => {
+    timer = undefined;
+    await shellMessage(ctx, session.pid, actionUuid, 'stdout', session.readOutput());
+  };
+  session.onEvent((event) => {
+    if (event.type === 'stdout') timer ??= setTimeout(() => void flush(), 300);
+    if (event.type === 'exit') {
+      clearTimeout(timer);
+      void flush().then(() => finishIfExited(ctx, session.pid));
+    }
+  });
+  return `Started ${scriptPath} (pid ${session.pid})`;
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentRunner } from '@tandem/agent';
+import {
+  SCRIPT_PATH_MESSAGE,
+  conversationResponseSchema,
+  createAgentResponseSchema,
+  type ConversationItem,
+} from '@tandem/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+
+/** The Run Scripts menu: the user starts one of the repository's scripts in the agent's sandbox. */
+const dir = mkdtempSync(join(tmpdir(), 'tandem-run-script-'));
+const scriptFile = join(dir, 'script.json');
+writeFileSync(
+  scriptFile,
+  JSON.stringify({
+    scripts: [
+      {
+        match: 'make a script',
+        steps: [
+          {
+            tool_calls: [
+              {
+                name: 'edit_file',
+                args: {
+                  path: '.tandem/run/hello.sh',
+                  old_string: '',
+                  new_string: 'echo "hello from the script"\nsleep 1\necho "script done"\n',
+                },
+              },
+            ],
+          },
+          { tool_calls: [{ name: 'task_complete', args: { summary: 'Wrote the script.' } }] },
+        ],
+      },
+    ],
+  }),
+);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('running a repository script for the user', () => {
+  const testApp = useTestApp('pglite', {
+    codeHost: true,
+    agents: { models: { scriptedModelFile: scriptFile } },
+  });
+  let app: TestApp;
+  let ada: TestUser;
+  const headers = () => ({ authorization: `Bearer ${ada.token}` });
+
+  beforeAll(async () => {
+    app = testApp();
+    ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+  });
+
+  it('starts the script in the background and streams its output into the feed', async () => {
+    const created = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: headers(),
+      payload: { body: 'make a script', model: 'scripted' },
+    });
+    const { agent_id } = createAgentResponseSchema.parse(created.json());
+    const runner = app.runner as AgentRunner;
+    await runner.idle(agent_id);
+    const run = (script_path: string) =>
+      app.server.inject({
+        method: 'POST',
+        url: '/api/agent/run-script',
+        headers: headers(),
+        payload: { trajectory_id: agent_id, script_path },
+      });
+    const feed = async (): Promise<ConversationItem[]> =>
+      conversationResponseSchema.parse(
+        (
+          await app.server.inject({
+            url: `/api/agent/conversation?trajectory_id=${agent_id}`,
+            headers: headers(),
+          })
+        ).json(),
+      ).conversation;
+
+    const bad = await run('../../etc/passwd.sh');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0].msg).toBe(SCRIPT_PATH_MESSAGE);
+
+    expect((await run('.tandem/run/hello.sh')).json()).toEqual({ success: true });
+    await runner.idle(agent_id);
+    const items = await until('the script to finish', async () => {
+      const all = await feed();
+      return all.some((i) => i.item_type === 'shell_message' && i.message_type === 'shutdown')
+        ? all
+        : undefined;
+    });
+    const shell = items.find((i) => i.item_type === 'shell')!;
+    expect(shell).toMatchObject({
+      script_path: '.tandem/run/hello.sh',
+      command: 'bash .tandem/run/hello.sh',
+    });
+    const output = items
+      .filter((i) => i.item_type === 'shell_message' && i.pid === shell.pid)
+      .map((i) => String(i.message))
+      .join('');
+    expect(output).toContain('hello from the script');
+    expect(output).toContain('script done');
+    expect(output).toContain('exited with code 0');
+
+    expect((await run('.tandem/preview/missing.sh')).statusCode).toBe(200);
+    await runner.idle(agent_id);
+    const errors = (await feed()).filter((i) => i.action_type === 'ErrorEvent');
+    expect(errors.map((e) => e.exception)).toEqual(['Script not found: .tandem/preview/missing.sh']);
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "agents" ADD COLUMN "pending_scripts" jsonb DEFAULT '[]'::jsonb NOT NULL;
