@@ -41,6 +41,12 @@ export async function recordTransaction(
 /** The 3000 free credits of a new installation, granted exactly once. */
 export async function grantFreeCredits(db: Db, installationId: number): Promise<void> {
   await db.transaction(async (tx) => {
+    // The installation row's lock makes a webhook and a sign-in arriving together grant once.
+    await tx
+      .select({ id: installations.id })
+      .from(installations)
+      .where(eq(installations.id, installationId))
+      .for('update');
     const [already] = await tx
       .select({ id: creditTransactions.id })
       .from(creditTransactions)
