@@ -122,6 +122,25 @@ describe('agent runs: budget, credits, summarization, interrupt', () => {
       .filter((i) => i.item_type === 'action' || i.item_type === 'over_budget')
       .map((i) => i.action_type);
 
+  it('answers a model whose provider has no key here with an ErrorEvent, and keeps running others', async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: as(ada),
+      payload: { body: 'Use Claude please', model: 'sonnet-4-5' },
+    });
+    const { agent_id } = createAgentResponseSchema.parse(res.json());
+    await runner().idle(agent_id);
+    const errors = (await feed(agent_id)).filter((i) => i.action_type === 'ErrorEvent');
+    expect(errors.map((e) => e.exception)).toEqual([
+      'Sonnet 4.5 is unavailable: ANTHROPIC_API_KEY is not set on this server',
+    ]);
+    const meta = (
+      await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${agent_id}`, headers: as(ada) })
+    ).json();
+    expect(meta).toMatchObject({ status: 'paused', credits_spent: 0 });
+  });
+
   it('pauses over the per-agent budget and continues after a new message', async () => {
     await app.database.db.update(repositories).set({ creditLimit: 1 });
     const { agent_id } = createAgentResponseSchema.parse((await create('budget: look around')).json());
