@@ -21,6 +21,7 @@ const BlogListPage = lazy(() => import('./blog/BlogListPage'));
 const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
+const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
 
 /** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
 const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
@@ -49,6 +50,10 @@ const router = createBrowserRouter([
         path: '/agents',
         element: signedIn(<AgentsPage />),
       },
+      // The workspace's own route; the short forms are normalised to it once the agent is known.
+      { path: '/gh/:owner/:repo/agent/:agentId', element: signedIn(<AgentWorkspacePage />) },
+      { path: '/agent/:agentId', element: signedIn(<AgentWorkspacePage />) },
+      { path: '/agents/:agentId', element: signedIn(<AgentWorkspacePage />) },
       { path: '/team', element: <TeamPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/styleguide', element: <StyleguidePage /> },

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,21 @@ declare module 'vitest' {
 }
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** Any agent on the scripted model reads the README, then completes; later messages get "Done.". */
+const E2E_SCRIPT = {
+  scripts: [
+    {
+      steps: [
+        {
+          text: 'I will read the README first.',
+          tool_calls: [{ name: 'view_files', args: { files: [{ path: 'README.md' }] } }],
+        },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Read the README.' } }] },
+      ],
+    },
+  ],
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -51,6 +66,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // localhost, not 127.0.0.1: the product and the local code host hand each other localhost URLs,
   // and cookies only follow the same host name.
   const url = `http://localhost:${port}`;
+  // The 'Scripted (tests)' model: agents in browser tests run the real loop without an LLM.
+  const scriptFile = join(dataDir, 'scripted-model.json');
+  writeFileSync(scriptFile, JSON.stringify(E2E_SCRIPT));
   let output = '';
   const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'serve'], {
     cwd: root,
@@ -60,6 +78,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       CODEHOST_PORT: String(codeHostPort),
       HOST: 'localhost',
       TANDEM_DATA_DIR: dataDir,
+      TANDEM_SCRIPTED_MODEL_FILE: scriptFile,
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

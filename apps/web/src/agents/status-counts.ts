@@ -1,7 +1,8 @@
 import { statusCountsSchema, successResponseSchema } from '@tandem/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback } from 'react';
 import { apiFetch } from '../api/client';
+import { usePageVisible } from '../lib/visibility';
 
 /** Agent status polling (platform §9): every 3 s while the tab is visible, 15 s while hidden. */
 export const STATUS_POLL_VISIBLE_MS = 3000;
@@ -15,13 +16,8 @@ export function badgeLabel(count: number): string {
   return count > BADGE_CAP ? `${BADGE_CAP}+` : String(count);
 }
 
-function subscribeVisibility(callback: () => void) {
-  document.addEventListener('visibilitychange', callback);
-  return () => document.removeEventListener('visibilitychange', callback);
-}
-
 export function useStatusCounts(enabled: boolean) {
-  const visible = useSyncExternalStore(subscribeVisibility, () => document.visibilityState === 'visible');
+  const visible = usePageVisible();
   return useQuery({
     queryKey: statusCountsKey,
     queryFn: () => apiFetch('/api/agents/status-counts', { schema: statusCountsSchema }),

@@ -200,6 +200,11 @@ export const sendMessageSchema = z.object({
   comments: z.array(z.record(z.string(), z.unknown())).max(200).default([]),
 });
 export const eventUuidResponseSchema = z.object({ event_uuid: z.string() });
+/** archive / unarchive: an unarchive refused because another active agent has the number. */
+export const archiveResponseSchema = z.object({
+  success: z.boolean(),
+  error_data: z.object({ html_url: z.string(), number: z.number() }).optional(),
+});
 
 /** PUT /api/agent/update-model and update-review-model (`model` null turns the reviewer off). */
 export const updateModelSchema = z.object({

@@ -1,0 +1,76 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from './support/browser.js';
+
+async function signInAs(page: Page, login: string) {
+  await page.goto('/login');
+  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
+  await page.getByRole('button', { name: `Sign in as ${login}` }).click();
+  await page.waitForURL(/\/agents$/);
+}
+
+/** Creates an agent through the API from the signed-in page (the form has its own test). */
+async function createAgent(page: Page, body: string): Promise<string> {
+  return page.evaluate(async (message) => {
+    const res = await fetch('/api/agents/create-agent/acme/webapp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tandem-csrf': '1' },
+      body: JSON.stringify({ body: message, model: 'scripted' }),
+    });
+    if (!res.ok) throw new Error(`create-agent answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { agent_id: string }).agent_id;
+  }, body);
+}
+
+describe('the agent workspace', () => {
+  const browser = useBrowser();
+
+  it('shows the run as it happens, sends a message, renames and archives', async () => {
+    const { page, context } = await browser.newPage();
+    await signInAs(page, 'bob');
+    const agentId = await createAgent(page, 'Please read the README');
+
+    // The short form is normalised to the workspace route.
+    await page.goto(`/agents/${agentId}`);
+    await page.waitForURL(new RegExp(`/gh/acme/webapp/agent/${agentId}$`));
+    const feed = page.getByRole('log', { name: 'Conversation' });
+    await feed.getByText('Please read the README').waitFor();
+    // Items arrive without a reload: the scripted model reads the README and completes.
+    await feed.getByText('I will read the README first.').waitFor();
+    await feed.getByText('Viewed README.md').waitFor();
+    await feed.getByText('Read the README.').waitFor();
+    await page.getByRole('heading', { name: /^⏸/ }).waitFor();
+
+    // A sent message shows at once as pending, then as the stored message; the agent answers.
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('One more thing, please');
+    await box.press('Enter');
+    await feed.getByTestId('pending-message').or(feed.getByText('One more thing, please')).first().waitFor();
+    await feed.getByTestId('feed-message').filter({ hasText: 'One more thing, please' }).waitFor();
+    await feed.getByTestId('feed-message').filter({ hasText: 'Done.' }).waitFor();
+    expect(await feed.getByTestId('pending-message').count()).toBe(0);
+    expect(await box.inputValue()).toBe('');
+
+    // Title validation, then a rename.
+    await page.getByRole('heading', { level: 1 }).click();
+    const title = page.getByRole('textbox', { name: 'Title' });
+    await title.fill('x');
+    await page.getByText('Title must be between 2 and 200 characters').waitFor();
+    await title.fill('Readme tour');
+    await title.press('Enter');
+    await page.getByRole('heading', { name: '⏸ Readme tour' }).waitFor();
+
+    // Archiving from its own page goes to the repository's agents.
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.waitForURL(/\/gh\/acme\/webapp\/agents$/);
+    await context.close();
+  });
+
+  it('shows the 404 page for an agent that does not exist', async () => {
+    const { page, context } = await browser.newPage();
+    await signInAs(page, 'bob');
+    await page.goto('/agent/00000000-0000-4000-8000-000000000000');
+    await page.getByText('404: Page not found').waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,164 @@
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ConversationItem } from '@tandem/shared';
+import { Link as RouterLink } from 'react-router';
+import type { FeedEntry } from './feed-model';
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+const num = (value: unknown) => (typeof value === 'number' ? value : 0);
+
+function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
+  const assistant = item.role === 'assistant';
+  const username = str(item.username) || (assistant ? 'tandem' : 'user');
+  const images = num(item.image_count);
+  return (
+    <Stack
+      direction={own ? 'row-reverse' : 'row'}
+      spacing={1.5}
+      sx={{ alignItems: 'flex-start' }}
+      data-testid="feed-message"
+    >
+      <Avatar sx={{ width: 32, height: 32, bgcolor: assistant ? 'primary.main' : 'secondary.main' }}>
+        {username.slice(0, 1).toUpperCase()}
+      </Avatar>
+      <Paper variant="outlined" sx={{ px: 1.5, py: 1, maxWidth: '80%' }}>
+        <Typography variant="caption" color="text.secondary">
+          {username}
+        </Typography>
+        <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{str(item.message)}</Typography>
+        {images > 0 ? (
+          <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap' }}>
+            {Array.from({ length: images }, (_, i) => (
+              <Box
+                key={i}
+                component="img"
+                src={`/user_asset/event/${item.action_uuid}/${i + 1}`}
+                alt={`Attached image ${i + 1}`}
+                sx={{ maxWidth: 240, maxHeight: 180, borderRadius: 1 }}
+              />
+            ))}
+          </Stack>
+        ) : null}
+      </Paper>
+    </Stack>
+  );
+}
+
+function Line({ children, tone }: { children: React.ReactNode; tone?: 'error' }) {
+  return (
+    <Typography
+      variant="body2"
+      color={tone === 'error' ? 'error' : 'text.secondary'}
+      sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+    >
+      {children}
+    </Typography>
+  );
+}
+
+function ActionItem({ item }: { item: ConversationItem }) {
+  switch (item.action_type) {
+    case 'ErrorEvent':
+      return <Alert severity="error">{str(item.exception) || 'The agent hit an error.'}</Alert>;
+    case 'OutOfCreditsEvent':
+      return (
+        <Alert severity="warning">
+          Your installation is out of credits.{' '}
+          <Link component={RouterLink} to="/settings/billing">
+            Buy more now.
+          </Link>
+        </Alert>
+      );
+    case 'TaskCompleteEvent':
+      return <Alert severity="success">{str(item.task_summary) || 'Task complete'}</Alert>;
+    case 'InterruptEvent':
+      return <Line>Paused by the user.</Line>;
+    case 'AutoReviewEvent':
+      return (
+        <Paper variant="outlined" sx={{ p: 1 }}>
+          <Line>
+            Auto-review{item.auto_review_status === 'completed' ? '' : ' in progress…'}: {str(item.summary)}
+          </Line>
+          {item.auto_review ? <Line>{str(item.auto_review)}</Line> : null}
+        </Paper>
+      );
+    case 'SummaryEvent':
+      return <Line>Summarized the conversation so far.</Line>;
+    default:
+      return <Line>{str(item.summary) || item.action_type}</Line>;
+  }
+}
+
+function ShellGroup({ entry }: { entry: Extract<FeedEntry, { kind: 'shell' }> }) {
+  const output = entry.messages.map((m) => str(m.message)).join('');
+  return (
+    <Paper variant="outlined" sx={{ p: 1 }} aria-label={`Shell #${entry.shell.pid}`}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+          $ {str(entry.shell.command)}
+        </Typography>
+        {entry.active ? <Chip size="small" color="primary" label="running" /> : null}
+      </Stack>
+      <Box
+        component="pre"
+        sx={{ m: 0, maxHeight: 240, overflow: 'auto', fontSize: 12, whiteSpace: 'pre-wrap' }}
+      >
+        {output}
+      </Box>
+    </Paper>
+  );
+}
+
+/** One feed row (workspace §3 items); richer views (diffs, logs) open in tabs. */
+export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId: string | undefined }) {
+  if (entry.kind === 'shell') return <ShellGroup entry={entry} />;
+  const { item } = entry;
+  switch (item.item_type) {
+    case 'message':
+      return <MessageItem item={item} own={item.user_id !== null && item.user_id === viewerId} />;
+    case 'view':
+      return <Line>Viewed {Object.keys((item.files as Record<string, unknown>) ?? {}).join(', ')}</Line>;
+    case 'edit': {
+      const files = Object.keys((item.new_files as Record<string, unknown>) ?? {});
+      return (
+        <Line>
+          Edited {files.join(', ')} (+{num(item.lines_added)} −{num(item.lines_removed)})
+        </Line>
+      );
+    }
+    case 'commit':
+      return (
+        <Line>
+          Committed {str(item.commit_sha).slice(0, 7)} to {str(item.branch)}: {str(item.commit_message)}
+        </Line>
+      );
+    case 'number_lifecycle':
+      return (
+        <Line>
+          {str(item.action) === 'opened' ? 'Opened' : 'Updated'} #{num(item.number)}{' '}
+          {item.html_url ? (
+            <Link href={str(item.html_url)} target="_blank" rel="noreferrer">
+              {str(item.title) || str(item.html_url)}
+            </Link>
+          ) : null}
+        </Line>
+      );
+    case 'over_budget':
+      return (
+        <Alert severity="warning">
+          Exceeded budget of {num(item.credit_limit)}¢ since last message. Change budget here. Message to
+          continue.
+        </Alert>
+      );
+    case 'action':
+      return <ActionItem item={item} />;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,121 @@
+import {
+  agentMetadataSchema,
+  archiveResponseSchema,
+  conversationResponseSchema,
+  eventUuidResponseSchema,
+  latestTimestampSchema,
+  successResponseSchema,
+  type ConversationItem,
+} from '@tandem/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { apiFetch } from '../../api/client';
+import { usePageVisible } from '../../lib/visibility';
+import { mergeItems } from './feed-model';
+
+/** Workspace §7: latest-timestamp every 2.5 s while visible, 15 s while hidden. */
+export const FEED_POLL_VISIBLE_MS = 2500;
+export const FEED_POLL_HIDDEN_MS = 15_000;
+
+const q = (agentId: string) => `trajectory_id=${encodeURIComponent(agentId)}`;
+export const metadataKey = (agentId: string) => ['agent', agentId, 'metadata'] as const;
+
+export function useAgentMetadata(agentId: string) {
+  const visible = usePageVisible();
+  return useQuery({
+    queryKey: metadataKey(agentId),
+    queryFn: () => apiFetch(`/api/agent/metadata?${q(agentId)}`, { schema: agentMetadataSchema }),
+    refetchInterval: visible ? FEED_POLL_VISIBLE_MS : FEED_POLL_HIDDEN_MS,
+    retry: false,
+  });
+}
+
+/**
+ * The conversation: the newest page first, older pages on demand, and the newest page fetched
+ * again whenever the agent's latest timestamp moves.
+ */
+export function useConversation(agentId: string) {
+  const visible = usePageVisible();
+  const [items, setItems] = useState<ConversationItem[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const oldest = useRef<string | null>(null);
+  const latest = useQuery({
+    queryKey: ['agent', agentId, 'latest-timestamp'],
+    queryFn: () => apiFetch(`/api/agent/latest-timestamp?${q(agentId)}`, { schema: latestTimestampSchema }),
+    refetchInterval: visible ? FEED_POLL_VISIBLE_MS : FEED_POLL_HIDDEN_MS,
+    refetchIntervalInBackground: true,
+  });
+  const latestTimestamp = latest.data?.latest_timestamp;
+
+  useEffect(() => {
+    let cancelled = false;
+    apiFetch(`/api/agent/conversation?${q(agentId)}`, { schema: conversationResponseSchema })
+      .then((page) => {
+        if (cancelled) return;
+        setItems((current) => mergeItems(current, page.conversation));
+        if (oldest.current === null) {
+          oldest.current = page.oldest_timestamp;
+          setHasMore(page.has_more);
+        }
+        setError(null);
+      })
+      .catch((e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      cancelled = true;
+    };
+  }, [agentId, latestTimestamp]);
+
+  const loadOlder = useCallback(async () => {
+    if (!oldest.current || loadingOlder) return;
+    setLoadingOlder(true);
+    try {
+      const before = encodeURIComponent(oldest.current);
+      const page = await apiFetch(`/api/agent/conversation?${q(agentId)}&before=${before}`, {
+        schema: conversationResponseSchema,
+      });
+      setItems((current) => mergeItems(current, page.conversation));
+      oldest.current = page.oldest_timestamp ?? oldest.current;
+      setHasMore(page.has_more);
+    } finally {
+      setLoadingOlder(false);
+    }
+  }, [agentId, loadingOlder]);
+
+  return { items, hasMore, loadOlder, loadingOlder, error };
+}
+
+export function useAgentActions(agentId: string) {
+  const queryClient = useQueryClient();
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: ['agent', agentId] }),
+    [queryClient, agentId],
+  );
+  return {
+    send: (body: { message: string; images: { data: string; type: string; name: string }[] }) =>
+      apiFetch(`/api/agent/message?${q(agentId)}`, {
+        method: 'POST',
+        body: { ...body, comments: [] },
+        schema: eventUuidResponseSchema,
+      }).finally(refresh),
+    interrupt: () =>
+      apiFetch('/api/agent/interrupt', {
+        method: 'POST',
+        body: { trajectory_id: agentId },
+        schema: successResponseSchema,
+      }).finally(refresh),
+    rename: (title: string) =>
+      apiFetch('/api/agent/update-title', {
+        method: 'POST',
+        body: { trajectory_id: agentId, title },
+        schema: agentMetadataSchema,
+      }).finally(refresh),
+    archive: (archived: boolean) =>
+      apiFetch(`/api/agent/${archived ? 'archive' : 'unarchive'}`, {
+        method: 'POST',
+        body: { trajectory_id: agentId },
+        schema: archiveResponseSchema,
+      }).finally(refresh),
+  };
+}
