@@ -60,6 +60,17 @@ describe('the agent workspace', () => {
     await title.press('Enter');
     await page.getByRole('heading', { name: '⏸ Readme tour' }).waitFor();
 
+    // Review model off, and the summarization-limit editor shows the server's message.
+    await page.getByRole('combobox', { name: 'Review model' }).click();
+    await page.getByRole('option', { name: 'Off' }).click();
+    await page.getByRole('combobox', { name: 'Review model' }).filter({ hasText: 'Off' }).waitFor();
+    await page.getByRole('button', { name: 'Context usage' }).click();
+    const limit = page.getByRole('textbox', { name: 'Summarization limit' });
+    await limit.fill('lots');
+    await limit.press('Enter');
+    await page.getByText('Summarization limit must be a valid number.').waitFor();
+    await limit.press('Escape');
+
     // Archiving from its own page goes to the repository's agents.
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.waitForURL(/\/gh\/acme\/webapp\/agents$/);

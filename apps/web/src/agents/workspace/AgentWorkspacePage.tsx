@@ -17,6 +17,7 @@ import { ApiError } from '../../api/client';
 import { useCurrentUser } from '../../auth/current-user';
 import { useBreadcrumbs } from '../../layout/breadcrumbs';
 import { NotFoundPage } from '../../pages/NotFoundPage';
+import { AgentSettingsBar } from './AgentSettingsBar';
 import { AgentTitle } from './AgentTitle';
 import { Composer } from './Composer';
 import { FeedEntryView } from './FeedItem';
@@ -191,7 +192,12 @@ export function AgentWorkspacePage() {
           {working ? <CircularProgress size={20} aria-label="Agent is working" /> : null}
         </Stack>
       </Paper>
-      {agent.is_own || user?.admin ? <Composer agentId={agent.id} onSend={send} /> : null}
+      {agent.is_own || user?.admin ? (
+        <Stack spacing={1}>
+          <AgentSettingsBar agent={agent} canEdit />
+          <Composer agentId={agent.id} onSend={send} />
+        </Stack>
+      ) : null}
     </Stack>
   );
 }
