@@ -20,6 +20,7 @@ import { NotFoundPage } from '../../pages/NotFoundPage';
 import { AgentSettingsBar } from './AgentSettingsBar';
 import { AgentTitle } from './AgentTitle';
 import { Composer } from './Composer';
+import { SourcesPanel } from './SourcesPanel';
 import { FeedEntryView } from './FeedItem';
 import { useAgentActions, useAgentMetadata, useConversation } from './agent-api';
 import { feedEntries, isWorking, unresolvedPending, type PendingMessage } from './feed-model';
@@ -194,6 +195,7 @@ export function AgentWorkspacePage() {
       </Paper>
       {agent.is_own || user?.admin ? (
         <Stack spacing={1}>
+          <SourcesPanel agent={agent} />
           <AgentSettingsBar agent={agent} canEdit />
           <Composer agentId={agent.id} onSend={send} />
         </Stack>
