@@ -22,6 +22,7 @@ const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
+const RepositoryAgentsPage = lazy(() => import('./pages/RepositoryAgentsPage'));
 
 /** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
 const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
@@ -51,9 +52,11 @@ const router = createBrowserRouter([
         element: signedIn(<AgentsPage />),
       },
       // The workspace's own route; the short forms are normalised to it once the agent is known.
-      { path: '/gh/:owner/:repo/agent/:agentId', element: signedIn(<AgentWorkspacePage />) },
-      { path: '/agent/:agentId', element: signedIn(<AgentWorkspacePage />) },
-      { path: '/agents/:agentId', element: signedIn(<AgentWorkspacePage />) },
+      // Not behind RequireUser: a visitor who may not see the agent gets the 404 page (with login).
+      { path: '/gh/:owner/:repo/agent/:agentId', element: <AgentWorkspacePage /> },
+      { path: '/agent/:agentId', element: <AgentWorkspacePage /> },
+      { path: '/agents/:agentId', element: <AgentWorkspacePage /> },
+      { path: '/gh/:owner/:repo/agents', element: signedIn(<RepositoryAgentsPage />) },
       { path: '/team', element: <TeamPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/styleguide', element: <StyleguidePage /> },

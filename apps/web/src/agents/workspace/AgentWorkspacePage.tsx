@@ -88,7 +88,8 @@ export function AgentWorkspacePage() {
     if (feed && atBottom.current) feed.scrollTop = feed.scrollHeight;
   }, [entries.length, shownPending.length]);
 
-  if (metadata.error instanceof ApiError && metadata.error.status === 404) return <NotFoundPage />;
+  const denied = metadata.error instanceof ApiError && [401, 404, 422].includes(metadata.error.status);
+  if (denied) return <NotFoundPage />;
   if (!agent) {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>

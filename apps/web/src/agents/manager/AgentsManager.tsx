@@ -1,0 +1,25 @@
+import Stack from '@mui/material/Stack';
+import { useCallback, useState } from 'react';
+import { useCurrentUser } from '../../auth/current-user';
+import { AgentsTable } from './AgentsTable';
+import { NewAgentForm } from './NewAgentForm';
+import { NoticeSnackbar, type Notice } from './Notice';
+
+/**
+ * The agents manager (workspace §2): a new-agent form above the agents table; admins get the admin
+ * variant, without the form, listing every creator's agents. With `repository` ("owner/name") it is
+ * that repository's Agents tab: only its agents, and the form starts on it.
+ */
+export function AgentsManager(props: { repository?: string }) {
+  const { user } = useCurrentUser();
+  const [notice, setNotice] = useState<(Notice & { key: number }) | null>(null);
+  const notify = useCallback((next: Notice) => setNotice({ ...next, key: Date.now() }), []);
+  if (!user) return null;
+  return (
+    <Stack spacing={3}>
+      {user.admin ? null : <NewAgentForm user={user} repository={props.repository} notify={notify} />}
+      <AgentsTable repository={props.repository} admin={user.admin} notify={notify} />
+      <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,273 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { MESSAGE_MAX_CHARS, type User } from '@tandem/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useClientConfig } from '../../api/config';
+import { currentUserKey } from '../../auth/current-user';
+import { agentListsKey, useModelList } from './agents-api';
+import { agentPageUrl, createAgent, CREATE_MESSAGES, type CreateFailure } from './create-agent';
+import { acceptImages, PASTED_IMAGE_NAME, readImageFile, type ImageAttachment } from './image-files';
+import { ImageAttachments } from './ImageAttachments';
+import {
+  chooseModel,
+  chooseReviewModel,
+  readPreferredModel,
+  readPreferredReviewModel,
+  storePreferredModel,
+  storePreferredReviewModel,
+} from './model-choice';
+import { ModelSelect } from './ModelSelect';
+import type { Notify } from './Notice';
+import {
+  initialRepository,
+  orderRepositories,
+  readLastUsedRepos,
+  rememberRepository,
+  repositoryError,
+} from './repositories';
+import { RepositoryField } from './RepositoryField';
+
+const MESSAGE_MAX_ROWS = 20;
+/** Nothing to send: the server's own words for it. */
+export const EMPTY_MESSAGE = 'Write a message or attach an image';
+
+/** The billing settings the out-of-credits notice links to (workspace §2 links). */
+export const BILLING_PATH = '/settings#billing';
+
+function FailureAlert(props: {
+  failure: CreateFailure;
+  settingsUrl: string | undefined;
+  onClose: () => void;
+}) {
+  if (props.failure.kind === 'credits') {
+    return (
+      <Alert severity="warning" onClose={props.onClose}>
+        Your installation is out of credits.{' '}
+        <Link component={RouterLink} to={BILLING_PATH}>
+          Buy more now
+        </Link>
+        .
+      </Alert>
+    );
+  }
+  return (
+    <Alert severity="error" onClose={props.onClose}>
+      {props.failure.text}
+      {props.failure.settingsLink && props.settingsUrl ? (
+        <>
+          {' '}
+          <Link href={props.settingsUrl} target="_blank" rel="noreferrer">
+            App settings
+          </Link>
+        </>
+      ) : null}
+    </Alert>
+  );
+}
+
+/**
+ * The new-agent form (workspace §2, §4, §5): repository, model and reviewer, message and images.
+ * Create (or Enter) opens the new agent; Ctrl/Cmd+Enter creates it in the background and stays.
+ */
+export function NewAgentForm(props: { user: User; repository?: string | undefined; notify: Notify }) {
+  const { user, notify } = props;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const models = useModelList();
+  const settingsUrl = useClientConfig().data?.install_url;
+  const smallScreen = useMediaQuery(useTheme().breakpoints.down('sm'));
+
+  const [lastUsed] = useState(readLastUsedRepos);
+  const [repository, setRepository] = useState(() =>
+    initialRepository(user.repositories, lastUsed, props.repository),
+  );
+  const [repositoryProblem, setRepositoryProblem] = useState<string | null>(null);
+  const [message, setMessage] = useState('');
+  const [images, setImages] = useState<ImageAttachment[]>([]);
+  const [imageProblem, setImageProblem] = useState<string | null>(null);
+  const [messageProblem, setMessageProblem] = useState<string | null>(null);
+  // Null until the user picks: until then the stored preference (or the default) applies.
+  const [modelPick, setModelPick] = useState<string | null>(null);
+  const [reviewPick, setReviewPick] = useState<{ key: string | null } | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [failure, setFailure] = useState<CreateFailure | null>(null);
+
+  const list = models.data?.models;
+  const model = modelPick ?? (list ? chooseModel(readPreferredModel(), list, user.admin) : undefined);
+  const reviewModel = reviewPick
+    ? reviewPick.key
+    : list
+      ? chooseReviewModel(readPreferredReviewModel(), list, user.admin)
+      : undefined;
+  const canSend = message.trim().length > 0 || images.length > 0;
+
+  const addImages = async (files: File[], name?: string) => {
+    const { accepted, error } = acceptImages(images.length, files);
+    setImageProblem(error);
+    try {
+      const read = await Promise.all(accepted.map((file) => readImageFile(file, name ?? file.name)));
+      setImages((current) => [...current, ...read]);
+    } catch (error) {
+      console.warn('Could not read an image', error);
+    }
+  };
+
+  const submit = async (background: boolean) => {
+    if (creating) return;
+    const problem = repositoryError(repository);
+    setRepositoryProblem(problem);
+    setMessageProblem(canSend ? null : EMPTY_MESSAGE);
+    if (problem || !canSend) return;
+    const typed = repository.trim();
+    const chosen = user.repositories.find((repo) => repo.toLowerCase() === typed.toLowerCase()) ?? typed;
+    setCreating(true);
+    setFailure(null);
+    const result = await createAgent(user, { repository: chosen, body: message, images, model, reviewModel });
+    setCreating(false);
+    if (!result.ok) {
+      setFailure(result.failure);
+      return;
+    }
+    rememberRepository(chosen);
+    if (result.repoCreated) void queryClient.invalidateQueries({ queryKey: currentUserKey });
+    if (background) {
+      setMessage('');
+      setImages([]);
+      setImageProblem(null);
+      notify({ message: CREATE_MESSAGES.background, severity: 'success' });
+      void queryClient.invalidateQueries({ queryKey: agentListsKey });
+      return;
+    }
+    void navigate(agentPageUrl(chosen, result.created, message, images.length));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    if (event.ctrlKey || event.metaKey) {
+      event.preventDefault();
+      void submit(true);
+    } else if (!event.shiftKey && !smallScreen) {
+      // Enter sends, Shift+Enter is a new line; on small screens Enter is always a new line.
+      event.preventDefault();
+      void submit(false);
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
+    const files = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
+    if (!files.length) return;
+    event.preventDefault();
+    void addImages(files, PASTED_IMAGE_NAME);
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <form
+        aria-label="New agent"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit(false);
+        }}
+      >
+        <Stack spacing={2}>
+          {failure ? (
+            <FailureAlert failure={failure} settingsUrl={settingsUrl} onClose={() => setFailure(null)} />
+          ) : null}
+          <Stack
+            direction={{ xs: 'column', md: 'row' }}
+            spacing={2}
+            sx={{ alignItems: { md: 'flex-start' } }}
+          >
+            <RepositoryField
+              value={repository}
+              options={orderRepositories(user.repositories, lastUsed)}
+              error={repositoryProblem}
+              disabled={creating}
+              onChange={(value) => {
+                setRepository(value);
+                if (repositoryProblem) setRepositoryProblem(null);
+              }}
+            />
+            {list && model !== undefined && reviewModel !== undefined ? (
+              <>
+                <ModelSelect
+                  kind="core"
+                  label="Model"
+                  models={list}
+                  admin={user.admin}
+                  value={model}
+                  disabled={creating}
+                  onChange={(key) => {
+                    if (key === null) return;
+                    storePreferredModel(key);
+                    setModelPick(key);
+                  }}
+                />
+                <ModelSelect
+                  kind="review"
+                  label="Review model"
+                  models={list}
+                  admin={user.admin}
+                  value={reviewModel}
+                  disabled={creating}
+                  onChange={(key) => {
+                    storePreferredReviewModel(key);
+                    setReviewPick({ key });
+                  }}
+                />
+              </>
+            ) : null}
+          </Stack>
+          <TextField
+            label="Message"
+            placeholder="What should the agent do?"
+            multiline
+            minRows={3}
+            maxRows={MESSAGE_MAX_ROWS}
+            fullWidth
+            value={message}
+            disabled={creating}
+            onChange={(event) => {
+              setMessage(event.target.value.slice(0, MESSAGE_MAX_CHARS));
+              setMessageProblem(null);
+            }}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            helperText={
+              messageProblem ??
+              imageProblem ??
+              'Enter opens the new agent; Ctrl/Cmd+Enter creates it in the background'
+            }
+            error={messageProblem !== null || imageProblem !== null}
+            slotProps={{ htmlInput: { maxLength: MESSAGE_MAX_CHARS } }}
+          />
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <ImageAttachments
+              images={images}
+              disabled={creating}
+              onAdd={(files) => {
+                setMessageProblem(null);
+                void addImages(files);
+              }}
+              onRemove={(index) => setImages((current) => current.filter((_, i) => i !== index))}
+            />
+            {creating ? <CircularProgress size={24} aria-label="Creating agent" /> : null}
+            <Button type="submit" variant="contained" disabled={creating}>
+              Create
+            </Button>
+          </Stack>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
