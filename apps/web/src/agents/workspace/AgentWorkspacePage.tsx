@@ -2,16 +2,14 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import PauseIcon from '@mui/icons-material/Pause';
 import ArchiveIcon from '@mui/icons-material/ArchiveOutlined';
 import UnarchiveIcon from '@mui/icons-material/UnarchiveOutlined';
 import { apiFetch } from '../../api/client';
 import { successResponseSchema } from '@tandem/shared';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useCurrentUser } from '../../auth/current-user';
@@ -21,12 +19,9 @@ import { AgentSettingsBar } from './AgentSettingsBar';
 import { AgentTitle } from './AgentTitle';
 import { Composer } from './Composer';
 import { SourcesPanel } from './SourcesPanel';
-import { FeedEntryView } from './FeedItem';
+import { FeedList } from './FeedList';
 import { useAgentActions, useAgentMetadata, useConversation } from './agent-api';
 import { feedEntries, isWorking, unresolvedPending, type PendingMessage } from './feed-model';
-
-/** Within this many pixels of an edge, the feed pages older items in or follows new ones. */
-const EDGE_PX = 100;
 
 /** Seeds the pending message the new-agent form handed over in the URL, then cleans the URL. */
 function useSeededPending(): PendingMessage[] {
@@ -58,8 +53,7 @@ export function AgentWorkspacePage() {
   const seeded = useSeededPending();
   const [pending, setPending] = useState<PendingMessage[]>(seeded);
   const [pausing, setPausing] = useState(false);
-  const feedRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
+  const [followToken, setFollowToken] = useState(0);
   const agent = metadata.data;
   const repoName = agent?.repo_name ?? (owner && repo ? `${owner}/${repo}` : '');
   const working = isWorking(agent?.status);
@@ -83,10 +77,6 @@ export function AgentWorkspacePage() {
 
   const shownPending = unresolvedPending(pending, conversation.items);
   const entries = useMemo(() => feedEntries(conversation.items), [conversation.items]);
-  useLayoutEffect(() => {
-    const feed = feedRef.current;
-    if (feed && atBottom.current) feed.scrollTop = feed.scrollHeight;
-  }, [entries.length, shownPending.length]);
 
   const denied = metadata.error instanceof ApiError && [401, 404, 422].includes(metadata.error.status);
   if (denied) return <NotFoundPage />;
@@ -107,7 +97,7 @@ export function AgentWorkspacePage() {
   const send = async (message: string) => {
     const entry: PendingMessage = { event_uuid: null, message, image_count: 0 };
     setPending((list) => [...list, entry]);
-    atBottom.current = true;
+    setFollowToken((n) => n + 1);
     try {
       const { event_uuid } = await actions.send({ message, images: [] });
       setPending((list) => list.map((p) => (p === entry ? { ...p, event_uuid } : p)));
@@ -116,13 +106,6 @@ export function AgentWorkspacePage() {
       throw error;
     }
   };
-  const onScroll = () => {
-    const feed = feedRef.current;
-    if (!feed) return;
-    atBottom.current = feed.scrollHeight - feed.scrollTop - feed.clientHeight < EDGE_PX;
-    if (feed.scrollTop < EDGE_PX && conversation.hasMore) void conversation.loadOlder();
-  };
-
   return (
     <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 48 }}>
@@ -164,36 +147,16 @@ export function AgentWorkspacePage() {
           </Button>
         ) : null}
       </Stack>
-      <Paper
-        variant="outlined"
-        ref={feedRef}
-        onScroll={onScroll}
-        role="log"
-        aria-label="Conversation"
-        sx={{ flex: 1, overflowY: 'auto', p: 2 }}
-      >
-        <Stack spacing={1.5}>
-          {conversation.loadingOlder ? <CircularProgress size={20} sx={{ alignSelf: 'center' }} /> : null}
-          {entries.map((entry) => (
-            <FeedEntryView key={entry.key} entry={entry} viewerId={user?.user_id} />
-          ))}
-          {shownPending.map((p, i) => (
-            <Box
-              key={`pending-${i}`}
-              sx={{ alignSelf: 'flex-end', opacity: 0.7 }}
-              data-testid="pending-message"
-            >
-              <Paper variant="outlined" sx={{ px: 1.5, py: 1 }}>
-                <Typography sx={{ whiteSpace: 'pre-wrap' }}>{p.message}</Typography>
-                <Typography variant="caption" color="text.secondary">
-                  Sending…
-                </Typography>
-              </Paper>
-            </Box>
-          ))}
-          {working ? <CircularProgress size={20} aria-label="Agent is working" /> : null}
-        </Stack>
-      </Paper>
+      <FeedList
+        entries={entries}
+        pending={shownPending}
+        working={working}
+        viewerId={user?.user_id}
+        hasMore={conversation.hasMore}
+        loadingOlder={conversation.loadingOlder}
+        onLoadOlder={() => void conversation.loadOlder()}
+        followToken={followToken}
+      />
       {agent.is_own || user?.admin ? (
         <Stack spacing={1}>
           <SourcesPanel agent={agent} />
