@@ -77,6 +77,26 @@ describe('the agent workspace', () => {
     await context.close();
   });
 
+  it('creates an agent from the form and opens it, the message shown at once', async () => {
+    const { page, context } = await browser.newPage();
+    await signInAs(page, 'bob');
+    const form = page.getByRole('form', { name: 'New agent' });
+    await form.getByRole('combobox', { name: 'Repository' }).fill('acme/webapp');
+    await form.getByRole('combobox', { name: 'Repository' }).press('Escape');
+    await form.getByRole('combobox', { name: 'Model', exact: true }).click();
+    await page.getByRole('option', { name: /Scripted \(tests\)/ }).click();
+    await form.getByRole('textbox', { name: 'Message' }).fill('Open me right away');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/gh\/acme\/webapp\/agent\/[0-9a-f-]+$/);
+    const feed = page.getByRole('log', { name: 'Conversation' });
+    await feed.getByText('Open me right away').first().waitFor();
+    await feed.getByText('Read the README.').waitFor();
+    // The hand-over parameters are gone from the address, and the message shows once.
+    expect(new URL(page.url()).search).toBe('');
+    expect(await feed.getByText('Open me right away').count()).toBe(1);
+    await context.close();
+  });
+
   it('shows the 404 page for an agent that does not exist', async () => {
     const { page, context } = await browser.newPage();
     await signInAs(page, 'bob');
