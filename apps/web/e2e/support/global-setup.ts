@@ -17,6 +17,8 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url));
 /** Any agent on the scripted model reads the README, then completes; later messages get "Done.". */
 const E2E_SCRIPT = {
   scripts: [
+    // Slow enough for the header's 3 s status poll to see the agent running.
+    { match: 'take your time', steps: [{ delay_ms: 7000, text: 'Thought it over.' }] },
     {
       steps: [
         {

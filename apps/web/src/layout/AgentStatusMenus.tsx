@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { badgeLabel, useMarkAllRead, useStatusCounts } from '../agents/status-counts';
 import { useTitleCount } from '../lib/page-title';
+import { useReadyNotifications } from '../agents/ready-notifications';
 
 interface AgentRef {
   id: string;
@@ -65,6 +66,7 @@ export function AgentStatusMenus() {
   const unread = counts.data?.unread_agents ?? [];
   const running = counts.data?.running_agents ?? [];
   useTitleCount(unread.length ? `(${badgeLabel(unread.length)})` : undefined);
+  useReadyNotifications(counts.data?.running_agents);
 
   return (
     <>
