@@ -97,6 +97,39 @@ describe('the agent workspace', () => {
     await context.close();
   });
 
+  it('opens a shell in a tab, keeps the layout across reloads, and uses a drawer on small screens', async () => {
+    const { page, context } = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signInAs(page, 'bob');
+    const agentId = await createAgent(page, 'run a command please');
+    await page.goto(`/agents/${agentId}`);
+    const feed = page.getByRole('log', { name: 'Conversation' });
+    await feed.getByText('Ran it.').waitFor();
+    await feed.getByRole('button', { name: /^Open Shell #\d+$/ }).click();
+    const tab = page.getByRole('tab', { name: /^Shell #\d+/ });
+    await tab.waitFor();
+    const panel = page.getByRole('tabpanel');
+    await panel.getByText('$ echo from-the-shell').waitFor();
+    await panel.getByText(/from-the-shell\n/).waitFor();
+
+    await page.reload();
+    await page.getByRole('tab', { name: /^Shell #\d+/ }).waitFor();
+    await page.getByRole('button', { name: /^Close Shell #\d+$/ }).click();
+    expect(await page.getByRole('tab', { name: /^Shell #/ }).count()).toBe(0);
+
+    // Small screens: the tabs live in a drawer opened from a button that counts them.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await feed.getByRole('button', { name: /^Open Shell #\d+$/ }).click();
+    const drawer = page.locator('.MuiDrawer-paper');
+    await drawer.getByRole('tab', { name: /^Shell #\d+/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    const tabsButton = page.getByRole('button', { name: /Tabs/ });
+    expect(await tabsButton.textContent()).toContain('1');
+    await tabsButton.click();
+    await drawer.getByRole('tab', { name: /^Shell #\d+/ }).waitFor();
+    await context.close();
+  });
+
   it('shows the 404 page for an agent that does not exist', async () => {
     const { page, context } = await browser.newPage();
     await signInAs(page, 'bob');

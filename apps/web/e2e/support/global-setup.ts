@@ -20,6 +20,13 @@ const E2E_SCRIPT = {
     // Slow enough for the header's 3 s status poll to see the agent running.
     { match: 'take your time', steps: [{ delay_ms: 7000, text: 'Thought it over.' }] },
     {
+      match: 'run a command',
+      steps: [
+        { tool_calls: [{ name: 'run_command', args: { command: 'echo from-the-shell' } }] },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Ran it.' } }] },
+      ],
+    },
+    {
       steps: [
         {
           text: 'I will read the README first.',

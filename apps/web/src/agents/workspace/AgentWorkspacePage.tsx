@@ -1,4 +1,9 @@
+import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
+import Drawer from '@mui/material/Drawer';
+import Paper from '@mui/material/Paper';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import TabIcon from '@mui/icons-material/Tab';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
@@ -20,6 +25,9 @@ import { AgentTitle } from './AgentTitle';
 import { Composer } from './Composer';
 import { SourcesPanel } from './SourcesPanel';
 import { FeedList } from './FeedList';
+import { OpenTabContext } from './open-tab-context';
+import { loadLayout, openTab as openTabIn, saveLayout, type Layout, type WorkspaceTab } from './tabs';
+import { WorkspaceTabs } from './WorkspaceTabs';
 import { useAgentActions, useAgentMetadata, useConversation } from './agent-api';
 import { feedEntries, isWorking, unresolvedPending, type PendingMessage } from './feed-model';
 
@@ -54,6 +62,17 @@ export function AgentWorkspacePage() {
   const [pending, setPending] = useState<PendingMessage[]>(seeded);
   const [pausing, setPausing] = useState(false);
   const [followToken, setFollowToken] = useState(0);
+  const [layout, setLayout] = useState<Layout>(() => loadLayout(localStorage, agentId));
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const small = useMediaQuery('(max-width: 600px)');
+  const updateLayout = (next: Layout) => {
+    setLayout(next);
+    saveLayout(localStorage, agentId, next);
+  };
+  const openTab = (tab: WorkspaceTab) => {
+    updateLayout(openTabIn(layout, tab));
+    if (small) setDrawerOpen(true);
+  };
   const agent = metadata.data;
   const repoName = agent?.repo_name ?? (owner && repo ? `${owner}/${repo}` : '');
   const working = isWorking(agent?.status);
@@ -107,64 +126,109 @@ export function AgentWorkspacePage() {
     }
   };
   return (
-    <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 48 }}>
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <AgentTitle
-            title={agent.title}
-            working={working}
-            canEdit={agent.is_own || Boolean(user?.admin)}
-            onRename={actions.rename}
-          />
-        </Box>
-        {working && (agent.is_own || user?.admin) ? (
-          <Tooltip title="Pause">
-            <span>
-              <IconButton
-                aria-label="Pause agent"
-                disabled={pausing}
-                onClick={() => {
-                  setPausing(true);
-                  void actions.interrupt().catch(() => setPausing(false));
-                }}
-              >
-                {pausing ? <CircularProgress size={20} /> : <PauseIcon />}
-              </IconButton>
-            </span>
-          </Tooltip>
+    <OpenTabContext.Provider value={openTab}>
+      <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 48 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <AgentTitle
+              title={agent.title}
+              working={working}
+              canEdit={agent.is_own || Boolean(user?.admin)}
+              onRename={actions.rename}
+            />
+          </Box>
+          {working && (agent.is_own || user?.admin) ? (
+            <Tooltip title="Pause">
+              <span>
+                <IconButton
+                  aria-label="Pause agent"
+                  disabled={pausing}
+                  onClick={() => {
+                    setPausing(true);
+                    void actions.interrupt().catch(() => setPausing(false));
+                  }}
+                >
+                  {pausing ? <CircularProgress size={20} /> : <PauseIcon />}
+                </IconButton>
+              </span>
+            </Tooltip>
+          ) : null}
+          {agent.is_own ? (
+            <Button
+              size="small"
+              startIcon={agent.archived ? <UnarchiveIcon /> : <ArchiveIcon />}
+              onClick={() =>
+                void actions.archive(!agent.archived).then(() => {
+                  if (!agent.archived) navigate(`/gh/${agent.repo_name}/agents`);
+                })
+              }
+            >
+              {agent.archived ? 'Unarchive' : 'Archive'}
+            </Button>
+          ) : null}
+        </Stack>
+        <Stack direction="row" spacing={1} sx={{ flex: 1, minHeight: 0 }}>
+          <Stack sx={{ flex: 1, minWidth: 0 }}>
+            <FeedList
+              entries={entries}
+              pending={shownPending}
+              working={working}
+              viewerId={user?.user_id}
+              hasMore={conversation.hasMore}
+              loadingOlder={conversation.loadingOlder}
+              onLoadOlder={() => void conversation.loadOlder()}
+              followToken={followToken}
+            />
+          </Stack>
+          {layout.tabs.length && !small ? (
+            <Paper variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
+              <WorkspaceTabs
+                layout={layout}
+                onLayout={updateLayout}
+                items={conversation.items}
+                entries={entries}
+              />
+            </Paper>
+          ) : null}
+        </Stack>
+        {small && layout.tabs.length ? (
+          <>
+            <Button
+              size="small"
+              onClick={() => setDrawerOpen(true)}
+              sx={{ alignSelf: 'flex-start' }}
+              startIcon={
+                <Badge badgeContent={layout.tabs.length} color="primary">
+                  <TabIcon />
+                </Badge>
+              }
+            >
+              Tabs
+            </Button>
+            <Drawer
+              anchor="bottom"
+              open={drawerOpen}
+              onClose={() => setDrawerOpen(false)}
+              slotProps={{ paper: { sx: { height: '90%' } } }}
+            >
+              <WorkspaceTabs
+                layout={layout}
+                onLayout={updateLayout}
+                items={conversation.items}
+                entries={entries}
+              />
+            </Drawer>
+          </>
         ) : null}
-        {agent.is_own ? (
-          <Button
-            size="small"
-            startIcon={agent.archived ? <UnarchiveIcon /> : <ArchiveIcon />}
-            onClick={() =>
-              void actions.archive(!agent.archived).then(() => {
-                if (!agent.archived) navigate(`/gh/${agent.repo_name}/agents`);
-              })
-            }
-          >
-            {agent.archived ? 'Unarchive' : 'Archive'}
-          </Button>
+        {agent.is_own || user?.admin ? (
+          <Stack spacing={1}>
+            <SourcesPanel agent={agent} />
+            <AgentSettingsBar agent={agent} canEdit />
+            <Composer agentId={agent.id} onSend={send} />
+          </Stack>
         ) : null}
       </Stack>
-      <FeedList
-        entries={entries}
-        pending={shownPending}
-        working={working}
-        viewerId={user?.user_id}
-        hasMore={conversation.hasMore}
-        loadingOlder={conversation.loadingOlder}
-        onLoadOlder={() => void conversation.loadOlder()}
-        followToken={followToken}
-      />
-      {agent.is_own || user?.admin ? (
-        <Stack spacing={1}>
-          <SourcesPanel agent={agent} />
-          <AgentSettingsBar agent={agent} canEdit />
-          <Composer agentId={agent.id} onSend={send} />
-        </Stack>
-      ) : null}
-    </Stack>
+    </OpenTabContext.Provider>
   );
 }
 

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
@@ -9,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import type { ConversationItem } from '@tandem/shared';
 import { Link as RouterLink } from 'react-router';
 import type { FeedEntry } from './feed-model';
+import { useOpenTab } from './open-tab-context';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
@@ -63,6 +65,7 @@ function Line({ children, tone }: { children: React.ReactNode; tone?: 'error' })
 }
 
 function ActionItem({ item }: { item: ConversationItem }) {
+  const openTab = useOpenTab();
   switch (item.action_type) {
     case 'ErrorEvent':
       return <Alert severity="error">{str(item.exception) || 'The agent hit an error.'}</Alert>;
@@ -82,6 +85,15 @@ function ActionItem({ item }: { item: ConversationItem }) {
     case 'AutoReviewEvent':
       return (
         <Paper variant="outlined" sx={{ p: 1 }}>
+          {openTab ? (
+            <Button
+              size="small"
+              sx={{ float: 'right' }}
+              onClick={() => openTab({ kind: 'auto-review', actionUuid: item.action_uuid })}
+            >
+              Open review
+            </Button>
+          ) : null}
           <Line>
             Auto-review{item.auto_review_status === 'completed' ? '' : ' in progress…'}: {str(item.summary)}
           </Line>
@@ -89,7 +101,16 @@ function ActionItem({ item }: { item: ConversationItem }) {
         </Paper>
       );
     case 'SummaryEvent':
-      return <Line>Summarized the conversation so far.</Line>;
+      return (
+        <Line>
+          Summarized the conversation so far.{' '}
+          {openTab ? (
+            <Button size="small" onClick={() => openTab({ kind: 'summary' })}>
+              Open summary
+            </Button>
+          ) : null}
+        </Line>
+      );
     default:
       return <Line>{str(item.summary) || item.action_type}</Line>;
   }
@@ -97,6 +118,8 @@ function ActionItem({ item }: { item: ConversationItem }) {
 
 function ShellGroup({ entry }: { entry: Extract<FeedEntry, { kind: 'shell' }> }) {
   const output = entry.messages.map((m) => str(m.message)).join('');
+  const openTab = useOpenTab();
+  const pid = entry.shell.pid;
   return (
     <Paper variant="outlined" sx={{ p: 1 }} aria-label={`Shell #${entry.shell.pid}`}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
@@ -104,6 +127,15 @@ function ShellGroup({ entry }: { entry: Extract<FeedEntry, { kind: 'shell' }> })
           $ {str(entry.shell.command)}
         </Typography>
         {entry.active ? <Chip size="small" color="primary" label="running" /> : null}
+        {openTab && pid !== null ? (
+          <Button
+            size="small"
+            onClick={() => openTab({ kind: 'shell', pid })}
+            aria-label={`Open Shell #${pid}`}
+          >
+            Open
+          </Button>
+        ) : null}
       </Stack>
       <Box
         component="pre"

@@ -1,0 +1,148 @@
+import CloseIcon from '@mui/icons-material/Close';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import type { ConversationItem } from '@tandem/shared';
+import type { FeedEntry } from './feed-model';
+import { closeTab, tabId, tabTitle, type Layout, type WorkspaceTab } from './tabs';
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function ShellWindow({ pid, entries }: { pid: number; entries: FeedEntry[] }) {
+  const shell = entries.find(
+    (e): e is Extract<FeedEntry, { kind: 'shell' }> => e.kind === 'shell' && e.shell.pid === pid,
+  );
+  if (!shell)
+    return <Typography color="text.secondary">This shell is not in the loaded conversation.</Typography>;
+  return (
+    <Stack spacing={1} sx={{ height: '100%' }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Typography sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+          $ {str(shell.shell.command)}
+        </Typography>
+        <Chip
+          size="small"
+          label={shell.active ? 'running' : 'stopped'}
+          color={shell.active ? 'primary' : 'default'}
+        />
+      </Stack>
+      <Box
+        component="pre"
+        aria-label={`Output of shell #${pid}`}
+        sx={{
+          flex: 1,
+          m: 0,
+          p: 1,
+          overflow: 'auto',
+          fontSize: 12,
+          bgcolor: 'action.hover',
+          whiteSpace: 'pre-wrap',
+        }}
+      >
+        {shell.messages.map((m) => str(m.message)).join('')}
+      </Box>
+    </Stack>
+  );
+}
+
+function SummaryWindow({ items }: { items: ConversationItem[] }) {
+  const summaries = items.filter(
+    (i) => i.action_type === 'SummaryEvent' || i.action_type === 'TaskCompleteEvent',
+  );
+  if (!summaries.length) return <Typography color="text.secondary">No summary yet.</Typography>;
+  return (
+    <Stack spacing={2}>
+      {summaries.map((s) => (
+        <Typography key={s.action_uuid} sx={{ whiteSpace: 'pre-wrap' }}>
+          {str(s.summary_content) || str(s.task_summary)}
+        </Typography>
+      ))}
+    </Stack>
+  );
+}
+
+function AutoReviewWindow({ actionUuid, items }: { actionUuid: string; items: ConversationItem[] }) {
+  const review = items.find((i) => i.action_uuid === actionUuid);
+  return (
+    <Typography sx={{ whiteSpace: 'pre-wrap' }}>
+      {review
+        ? str(review.auto_review) || 'Review in progress…'
+        : 'This review is not in the loaded conversation.'}
+    </Typography>
+  );
+}
+
+function TabContent({
+  tab,
+  items,
+  entries,
+}: {
+  tab: WorkspaceTab;
+  items: ConversationItem[];
+  entries: FeedEntry[];
+}) {
+  switch (tab.kind) {
+    case 'shell':
+      return <ShellWindow pid={tab.pid} entries={entries} />;
+    case 'summary':
+      return <SummaryWindow items={items} />;
+    case 'auto-review':
+      return <AutoReviewWindow actionUuid={tab.actionUuid} items={items} />;
+  }
+}
+
+/** The closable tabs beside the chat (or in the small-screen drawer). */
+export function WorkspaceTabs(props: {
+  layout: Layout;
+  onLayout: (layout: Layout) => void;
+  items: ConversationItem[];
+  entries: FeedEntry[];
+}) {
+  const { layout } = props;
+  const active = layout.tabs.find((t) => tabId(t) === layout.active) ?? layout.tabs[0];
+  if (!active) return null;
+  return (
+    <Stack sx={{ height: '100%', minHeight: 0 }}>
+      <Tabs
+        value={tabId(active)}
+        onChange={(_, id: string) => props.onLayout({ ...layout, active: id })}
+        variant="scrollable"
+        aria-label="Workspace tabs"
+      >
+        {layout.tabs.map((tab) => (
+          <Tab
+            key={tabId(tab)}
+            value={tabId(tab)}
+            component="div"
+            label={
+              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                <span>{tabTitle(tab)}</span>
+                <IconButton
+                  size="small"
+                  aria-label={`Close ${tabTitle(tab)}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    props.onLayout(closeTab(layout, tabId(tab)));
+                  }}
+                >
+                  <CloseIcon fontSize="inherit" />
+                </IconButton>
+              </Stack>
+            }
+          />
+        ))}
+      </Tabs>
+      <Box
+        role="tabpanel"
+        aria-label={tabTitle(active)}
+        sx={{ flex: 1, minHeight: 0, overflow: 'auto', p: 1.5 }}
+      >
+        <TabContent tab={active} items={props.items} entries={props.entries} />
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { closeTab, EMPTY_LAYOUT, loadLayout, openTab, saveLayout, tabTitle } from './tabs';
+
+describe('workspace tabs', () => {
+  it('opens a tab once and selects it', () => {
+    let layout = openTab(EMPTY_LAYOUT, { kind: 'shell', pid: 7 });
+    layout = openTab(layout, { kind: 'summary' });
+    layout = openTab(layout, { kind: 'shell', pid: 7 });
+    expect(layout.tabs.map(tabTitle)).toEqual(['Shell #7', 'Summary']);
+    expect(layout.active).toBe('shell:7');
+  });
+
+  it('closing the selected tab selects its neighbour, then the chat', () => {
+    let layout = openTab(openTab(EMPTY_LAYOUT, { kind: 'shell', pid: 1 }), { kind: 'shell', pid: 2 });
+    layout = closeTab(layout, 'shell:2');
+    expect(layout).toEqual({ tabs: [{ kind: 'shell', pid: 1 }], active: 'shell:1' });
+    expect(closeTab(layout, 'shell:1')).toEqual({ tabs: [], active: null });
+  });
+
+  it('saves the layout per agent and ignores what it cannot read', () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => store.set(k, v),
+    };
+    saveLayout(storage, 'a1', openTab(EMPTY_LAYOUT, { kind: 'shell', pid: 3 }));
+    expect(loadLayout(storage, 'a1')).toEqual({ tabs: [{ kind: 'shell', pid: 3 }], active: 'shell:3' });
+    expect(loadLayout(storage, 'other')).toEqual(EMPTY_LAYOUT);
+    store.set('agentLayout:bad', '{nope');
+    expect(loadLayout(storage, 'bad')).toEqual(EMPTY_LAYOUT);
+  });
+});
