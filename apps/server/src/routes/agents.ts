@@ -28,6 +28,7 @@ import {
   createAgent,
   listAgents,
   loadAgent,
+  loadSteerableAgent,
   markAllRead,
   markRead,
   sendMessage,
@@ -131,9 +132,12 @@ export function agentRoutes(
   app.post('/api/agent/update-title', async (request) => {
     const viewer = requireUser(request);
     const body = parseRequest(updateTitleSchema, request.body, 'body');
-    const agent = await loadAgent(db, viewer, body.trajectory_id);
-    if (agent.creatorId !== viewer.id && !viewer.admin)
-      throw new AppError('forbidden', 'Only the owner can rename this agent');
+    const agent = await loadSteerableAgent(
+      db,
+      viewer,
+      body.trajectory_id,
+      'Only the owner can rename this agent',
+    );
     await db.update(agents).set({ title: body.title }).where(eq(agents.id, agent.id));
     return agentMetadata(db, viewer, agent.id);
   });
@@ -172,9 +176,7 @@ export function agentRoutes(
   app.post('/api/agent/interrupt', async (request) => {
     const viewer = requireUser(request);
     const { trajectory_id } = parseRequest(archiveSchema, request.body, 'body');
-    const agent = await loadAgent(db, viewer, trajectory_id);
-    if (agent.creatorId !== viewer.id && !viewer.admin)
-      throw new AppError('forbidden', 'Only the owner can pause this agent');
+    const agent = await loadSteerableAgent(db, viewer, trajectory_id, 'Only the owner can pause this agent');
     await deps.runner.interrupt(agent.id);
     return { success: true };
   });
@@ -182,9 +184,12 @@ export function agentRoutes(
   app.post('/api/agent/run-script', async (request) => {
     const viewer = requireUser(request);
     const body = parseRequest(runScriptSchema, request.body, 'body');
-    const agent = await loadAgent(db, viewer, body.trajectory_id);
-    if (agent.creatorId !== viewer.id && !viewer.admin)
-      throw new AppError('forbidden', 'Only the owner can run scripts for this agent');
+    const agent = await loadSteerableAgent(
+      db,
+      viewer,
+      body.trajectory_id,
+      'Only the owner can run scripts for this agent',
+    );
     const queued = [{ script_path: body.script_path, restart: body.restart }];
     await db
       .update(agents)
@@ -197,9 +202,12 @@ export function agentRoutes(
   app.post('/api/agent/behavior', async (request) => {
     const viewer = requireUser(request);
     const body = parseRequest(behaviorSchema, request.body, 'body');
-    const agent = await loadAgent(db, viewer, body.trajectory_id);
-    if (agent.creatorId !== viewer.id && !viewer.admin)
-      throw new AppError('forbidden', 'Only the owner can change how this agent follows its sources');
+    const agent = await loadSteerableAgent(
+      db,
+      viewer,
+      body.trajectory_id,
+      'Only the owner can change how this agent follows its sources',
+    );
     const changed = await db
       .update(agentSources)
       .set({ behavior: body.behavior })

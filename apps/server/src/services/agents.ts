@@ -57,6 +57,18 @@ export async function loadAgent(db: Db, viewer: AuthenticatedUser, agentId: stri
   return visibleAgent(db, viewer, agentId);
 }
 
+/** An agent the viewer may steer (message, rename, pause…): its owner, or an admin; else 403 `refusal`. */
+export async function loadSteerableAgent(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+  refusal: string,
+): Promise<AgentRow> {
+  const agent = await visibleAgent(db, viewer, agentId);
+  if (agent.creatorId !== viewer.id && !viewer.admin) throw new AppError('forbidden', refusal);
+  return agent;
+}
+
 async function metadataFor(db: Db, viewer: AuthenticatedUser, rows: AgentRow[]): Promise<AgentMetadata[]> {
   if (!rows.length) return [];
   const repoIds = [...new Set(rows.map((r) => r.repositoryId).filter((id): id is string => id !== null))];
@@ -332,9 +344,7 @@ export async function sendMessage(
     comments: Record<string, unknown>[];
   },
 ): Promise<{ event_uuid: string }> {
-  const agent = await visibleAgent(db, viewer, agentId);
-  if (agent.creatorId !== viewer.id && !viewer.admin)
-    throw new AppError('forbidden', 'Only the owner can message this agent');
+  const agent = await loadSteerableAgent(db, viewer, agentId, 'Only the owner can message this agent');
   if (!input.message.trim() && input.images.length === 0 && input.comments.length === 0) {
     throw new AppError('validation', 'Write a message, attach an image or add a review comment');
   }
@@ -421,9 +431,7 @@ export async function updateAgent(
   agentId: string,
   change: Partial<Pick<AgentRow, 'model' | 'reviewModel' | 'summarizationLimit'>>,
 ): Promise<AgentRow> {
-  const agent = await visibleAgent(db, viewer, agentId);
-  if (agent.creatorId !== viewer.id && !viewer.admin)
-    throw new AppError('forbidden', 'Only the owner can change this agent');
+  await loadSteerableAgent(db, viewer, agentId, 'Only the owner can change this agent');
   const [updated] = await db.update(agents).set(change).where(eq(agents.id, agentId)).returning();
   return updated!;
 }
