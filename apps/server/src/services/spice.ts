@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { IMAGE_REF } from '@tandem/agent';
 import { spiceMessages, type Db } from '@tandem/db';
 
 /** A content part as the admins' Spice Messages tab shows it (workspace §3 "Spice item"). */
@@ -14,8 +15,6 @@ export interface SpiceItem {
   content: SpicePart[];
   response_stats: Record<string, number> | null;
 }
-
-const IMAGE_REF = 'tandem-image:';
 
 function partOf(part: Record<string, unknown>): SpicePart {
   switch (part.type) {

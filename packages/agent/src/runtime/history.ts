@@ -28,7 +28,7 @@ export async function loadHistory(db: Db, agentId: string): Promise<ModelMessage
 }
 
 /** Image parts are stored as references (`tandem-image:{action_uuid}/{n}`), not as bytes. */
-const IMAGE_REF = 'tandem-image:';
+export const IMAGE_REF = 'tandem-image:';
 
 async function hydrateImages(db: Db, messages: ModelMessage[]): Promise<ModelMessage[]> {
   const refs = messages.flatMap((m) =>

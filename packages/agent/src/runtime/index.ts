@@ -6,3 +6,4 @@ export { nextTimestamp } from './clock.js';
 export { agentBranch, workspacesDirOf, WARM_TTL_MS } from './warm-sandbox.js';
 export { AGENT_TOOLS } from './tools/index.js';
 export { setNumberState, type SourceState } from './sources.js';
+export { IMAGE_REF } from './history.js';
