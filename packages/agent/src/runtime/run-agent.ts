@@ -398,12 +398,18 @@ export class AgentRun {
   /** Scripts the user started from the Run Scripts menu: taken once, started in the background. */
   private async startRequestedScripts(sandbox: WarmSandbox): Promise<void> {
     const { db } = this.deps;
-    const [taken] = await db
-      .select({ scripts: agents.pendingScripts })
-      .from(agents)
-      .where(eq(agents.id, this.agentId));
+    // Taken under the row lock: a request arriving meanwhile waits and lands in the next run.
+    const taken = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ scripts: agents.pendingScripts })
+        .from(agents)
+        .where(eq(agents.id, this.agentId))
+        .for('update');
+      if (row?.scripts.length)
+        await tx.update(agents).set({ pendingScripts: [] }).where(eq(agents.id, this.agentId));
+      return row;
+    });
     if (!taken?.scripts.length) return;
-    await db.update(agents).set({ pendingScripts: [] }).where(eq(agents.id, this.agentId));
     const requester = await requesterOf(db, this.agent);
     for (const { script_path, restart } of taken.scripts) {
       const ctx = await this.toolContext(`script:${randomUUID()}`, sandbox, requester);
