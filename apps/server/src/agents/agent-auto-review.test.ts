@@ -1,52 +1,38 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AgentRunner } from '@tandem/agent';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADD_SUBTRACT_EDIT, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /**
  * The review model reviews each push; its findings reach the agent, which pushes a fix that the
  * next review passes. Both models are scripted: the reviewer's scripts match on the diff it gets.
  */
-const dir = mkdtempSync(join(tmpdir(), 'tandem-review-'));
-const scriptFile = join(dir, 'script.json');
 const edit = (path: string, oldString: string, newString: string) => ({
   tool_calls: [{ name: 'edit_file', args: { path, old_string: oldString, new_string: newString } }],
 });
-writeFileSync(
-  scriptFile,
-  JSON.stringify({
-    scripts: [
-      // The reviewer sees only what each push added: the second push adds the test.
-      { match: "test\\('subtract'", steps: [{ text: 'LGTM' }] },
-      {
-        match: 'Review this change',
-        steps: [{ text: 'src/math.js: subtract has no test in test/math.test.js.' }],
-      },
-      {
-        match: 'subtract with review',
-        steps: [
-          edit(
-            'src/math.js',
-            'export function multiply(a, b) {',
-            'export function subtract(a, b) {\n  return a - b;\n}\n\nexport function multiply(a, b) {',
-          ),
-          { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
-          edit(
-            'test/math.test.js',
-            "test('multiply', () => {",
-            "test('subtract', () => {\n  assert.equal(subtract(5, 3), 2);\n});\n\ntest('multiply', () => {",
-          ),
-          { tool_calls: [{ name: 'commit_and_push', args: { message: 'Address auto-review feedback' } }] },
-          { tool_calls: [{ name: 'task_complete', args: { summary: 'Added subtract with a test.' } }] },
-        ],
-      },
+const scriptFile = writeScriptFile([
+  // The reviewer sees only what each push added: the second push adds the test.
+  { match: "test\\('subtract'", steps: [{ text: 'LGTM' }] },
+  {
+    match: 'Review this change',
+    steps: [{ text: 'src/math.js: subtract has no test in test/math.test.js.' }],
+  },
+  {
+    match: 'subtract with review',
+    steps: [
+      { tool_calls: [{ name: 'edit_file', args: ADD_SUBTRACT_EDIT }] },
+      { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
+      edit(
+        'test/math.test.js',
+        "test('multiply', () => {",
+        "test('subtract', () => {\n  assert.equal(subtract(5, 3), 2);\n});\n\ntest('multiply', () => {",
+      ),
+      { tool_calls: [{ name: 'commit_and_push', args: { message: 'Address auto-review feedback' } }] },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'Added subtract with a test.' } }] },
     ],
-  }),
-);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  },
+]);
 
 describe('auto-review after a push', () => {
   const testApp = useTestApp('pglite', {

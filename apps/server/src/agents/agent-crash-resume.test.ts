@@ -1,141 +1,72 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { conversationResponseSchema, createAgentResponseSchema, type ConversationItem } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADD_SUBTRACT_EDIT,
+  freePort,
+  killProcessGroup,
+  SLOW_ONCE,
+  startTandemProcess,
+  tempDir,
+  until,
+  writeScriptFile,
+  type TandemProcess,
+} from '../testing/agent-harness.js';
 
 /**
  * Kills the whole server process (SIGKILL, no shutdown hooks) while an agent is mid-run, after it
  * has committed and pushed, then starts a new server on the same data directory. The new process
  * must pick the run up from the stored conversation, finish it, and not commit or push twice.
  */
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const serverMain = join(root, 'apps/server/dist/main.js');
-
-const dataDir = mkdtempSync(join(tmpdir(), 'tandem-crash-'));
-const scriptFile = join(dataDir, 'script.json');
-// The command is slow only the first time (its marker lives in .git, so it is never committed):
-// the first process is killed while it sleeps, the resumed run re-executes it quickly.
-const SLOW_ONCE =
-  'if [ -f .git/crash-marker ]; then echo resumed; else touch .git/crash-marker; echo first; sleep 20; fi';
-writeFileSync(
-  scriptFile,
-  JSON.stringify({
-    scripts: [
-      {
-        match: 'crash:',
-        steps: [
-          {
-            tool_calls: [
-              {
-                name: 'edit_file',
-                args: {
-                  path: 'src/math.js',
-                  old_string: 'export function multiply(a, b) {',
-                  new_string:
-                    'export function subtract(a, b) {\n  return a - b;\n}\n\nexport function multiply(a, b) {',
-                },
-              },
-            ],
-          },
-          { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
-          { tool_calls: [{ name: 'run_command', args: { command: SLOW_ONCE } }] },
-          { tool_calls: [{ name: 'task_complete', args: { summary: 'Done after a restart.' } }] },
-        ],
-      },
-    ],
-  }),
+const dataDir = tempDir('tandem-crash-');
+// The first process is killed while the slow command sleeps; the resumed run re-executes it quickly.
+const scriptFile = writeScriptFile(
+  [
+    {
+      match: 'crash:',
+      steps: [
+        { tool_calls: [{ name: 'edit_file', args: ADD_SUBTRACT_EDIT }] },
+        { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
+        { tool_calls: [{ name: 'run_command', args: { command: SLOW_ONCE } }] },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Done after a restart.' } }] },
+      ],
+    },
+  ],
+  dataDir,
 );
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-interface Server {
-  child: ChildProcess;
-  output: () => string;
-}
 
 describe('a run killed mid-way', () => {
   let port: number;
   let codeHostPort: number;
   let url: string;
-  const started: Server[] = [];
+  const started: TandemProcess[] = [];
 
-  const startServer = async (): Promise<Server> => {
-    let output = '';
-    // Its own process group, so the SIGKILL also takes the sandbox's commands with it.
-    const child = spawn(process.execPath, [serverMain, 'serve'], {
-      cwd: root,
-      detached: true,
-      env: {
-        ...process.env,
+  const startServer = async (): Promise<TandemProcess> => {
+    const server = await startTandemProcess(
+      'serve',
+      {
         PORT: String(port),
         CODEHOST_PORT: String(codeHostPort),
         HOST: 'localhost',
         TANDEM_DATA_DIR: dataDir,
         TANDEM_SCRIPTED_MODEL_FILE: scriptFile,
         DATABASE_URL: '',
-        LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const server = { child, output: () => output };
+      async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok === true,
+    );
     started.push(server);
-    await until('the server to be healthy', async () => {
-      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
-      return (await fetch(`${url}/api/health`)).ok ? true : undefined;
-    }).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${output}`);
-    });
     return server;
   };
 
-  const kill = async (server: Server, signal: NodeJS.Signals) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-    const exited = new Promise((r) => server.child.once('exit', r));
-    try {
-      process.kill(-server.child.pid!, signal);
-    } catch {
-      server.child.kill(signal);
-    }
-    await exited;
-  };
-
   beforeAll(async () => {
-    if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first (npx tsc -b)`);
     port = await freePort();
     codeHostPort = await freePort();
     url = `http://localhost:${port}`;
   });
 
   afterAll(async () => {
-    for (const server of started) await kill(server, 'SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const server of started) await killProcessGroup(server.child, 'SIGKILL');
   });
 
   /** The browser's sign-in round trip through the code host's "Sign in as" page. */
@@ -191,7 +122,7 @@ describe('a run killed mid-way', () => {
       );
       return started && items.some((i) => i.item_type === 'commit') ? true : undefined;
     });
-    await kill(first, 'SIGKILL');
+    await killProcessGroup(first.child, 'SIGKILL');
 
     await startServer();
     const items = await until('the resumed run to finish', async () => {

@@ -1,63 +1,50 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { EmbeddedRunner } from '@tandem/agent';
 import { recordTransaction } from '@tandem/agent';
 import { agents, installations, repositories, spiceMessages } from '@tandem/db';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const done = (summary: string) => ({ tool_calls: [{ name: 'task_complete', args: { summary } }] });
 /** Scripted price: $1 per million input tokens, so 100 000 tokens cost 10 cents (+19.5 %). */
 const expensive = { input: 100_000, cached: 0, output: 10, reasoning: 0 };
 
-const scriptDir = mkdtempSync(join(tmpdir(), 'tandem-script-'));
-const scriptFile = join(scriptDir, 'script.json');
-writeFileSync(
-  scriptFile,
-  JSON.stringify({
-    scripts: [
+const scriptFile = writeScriptFile([
+  {
+    match: 'budget:',
+    steps: [
       {
-        match: 'budget:',
-        steps: [
-          {
-            text: 'Looking around.',
-            tool_calls: [{ name: 'git_grep', args: { pattern: 'add' } }],
-            usage: expensive,
-          },
-          done('Finished after the budget was raised.'),
-        ],
+        text: 'Looking around.',
+        tool_calls: [{ name: 'git_grep', args: { pattern: 'add' } }],
+        usage: expensive,
       },
-      {
-        match: 'credits:',
-        steps: [
-          { tool_calls: [{ name: 'git_grep', args: { pattern: 'add' } }], usage: expensive },
-          done('never reached'),
-        ],
-      },
-      {
-        match: 'summarize:',
-        steps: [
-          {
-            tool_calls: [{ name: 'git_grep', args: { pattern: 'greet' } }],
-            usage: { input: 200_000, cached: 0, output: 10, reasoning: 0 },
-          },
-          done('Done after a summary.'),
-        ],
-      },
-      {
-        match: 'slow:',
-        steps: [
-          { tool_calls: [{ name: 'run_command', args: { command: 'sleep 30' } }] },
-          done('never reached'),
-        ],
-      },
+      done('Finished after the budget was raised.'),
     ],
-  }),
-);
-afterAll(() => rmSync(scriptDir, { recursive: true, force: true }));
+  },
+  {
+    match: 'credits:',
+    steps: [
+      { tool_calls: [{ name: 'git_grep', args: { pattern: 'add' } }], usage: expensive },
+      done('never reached'),
+    ],
+  },
+  {
+    match: 'summarize:',
+    steps: [
+      {
+        tool_calls: [{ name: 'git_grep', args: { pattern: 'greet' } }],
+        usage: { input: 200_000, cached: 0, output: 10, reasoning: 0 },
+      },
+      done('Done after a summary.'),
+    ],
+  },
+  {
+    match: 'slow:',
+    steps: [{ tool_calls: [{ name: 'run_command', args: { command: 'sleep 30' } }] }, done('never reached')],
+  },
+]);
 
 describe('agent runs: budget, credits, summarization, interrupt', () => {
   const testApp = useTestApp('pglite', {

@@ -6,6 +6,7 @@ import {
 } from '@tandem/agent/testing';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADD_SUBTRACT_EDIT } from '../testing/agent-harness.js';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /**
@@ -18,19 +19,7 @@ const steps: FakeChatResponse[] = [
     content: 'Let me look at the library.',
     tool_calls: [{ name: 'view_files', arguments: { files: [{ path: 'src/math.js' }] } }],
   },
-  {
-    tool_calls: [
-      {
-        name: 'edit_file',
-        arguments: {
-          path: 'src/math.js',
-          old_string: 'export function multiply(a, b) {',
-          new_string:
-            'export function subtract(a, b) {\n  return a - b;\n}\n\nexport function multiply(a, b) {',
-        },
-      },
-    ],
-  },
+  { tool_calls: [{ name: 'edit_file', arguments: ADD_SUBTRACT_EDIT }] },
   { tool_calls: [{ name: 'run_command', arguments: { command: 'npm test' } }] },
   { tool_calls: [{ name: 'commit_and_push', arguments: { message: 'Add subtract' } }] },
   {

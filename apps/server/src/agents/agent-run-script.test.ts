@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AgentRunner } from '@tandem/agent';
 import {
   SCRIPT_PATH_MESSAGE,
@@ -8,48 +5,31 @@ import {
   createAgentResponseSchema,
   type ConversationItem,
 } from '@tandem/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { until, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** The Run Scripts menu: the user starts one of the repository's scripts in the agent's sandbox. */
-const dir = mkdtempSync(join(tmpdir(), 'tandem-run-script-'));
-const scriptFile = join(dir, 'script.json');
-writeFileSync(
-  scriptFile,
-  JSON.stringify({
-    scripts: [
+const scriptFile = writeScriptFile([
+  {
+    match: 'make a script',
+    steps: [
       {
-        match: 'make a script',
-        steps: [
+        tool_calls: [
           {
-            tool_calls: [
-              {
-                name: 'edit_file',
-                args: {
-                  path: '.tandem/run/hello.sh',
-                  old_string: '',
-                  new_string: 'echo "hello from the script"\nsleep 1\necho "script done"\n',
-                },
-              },
-            ],
+            name: 'edit_file',
+            args: {
+              path: '.tandem/run/hello.sh',
+              old_string: '',
+              new_string: 'echo "hello from the script"\nsleep 1\necho "script done"\n',
+            },
           },
-          { tool_calls: [{ name: 'task_complete', args: { summary: 'Wrote the script.' } }] },
         ],
       },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'Wrote the script.' } }] },
     ],
-  }),
-);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+  },
+]);
 
 describe('running a repository script for the user', () => {
   const testApp = useTestApp('pglite', {
@@ -101,12 +81,16 @@ describe('running a repository script for the user', () => {
 
     expect((await run('.tandem/run/hello.sh')).json()).toEqual({ success: true });
     await runner.idle(agent_id);
-    const items = await until('the script to finish', async () => {
-      const all = await feed();
-      return all.some((i) => i.item_type === 'shell_message' && i.message_type === 'shutdown')
-        ? all
-        : undefined;
-    });
+    const items = await until(
+      'the script to finish',
+      async () => {
+        const all = await feed();
+        return all.some((i) => i.item_type === 'shell_message' && i.message_type === 'shutdown')
+          ? all
+          : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 100 },
+    );
     const shell = items.find((i) => i.item_type === 'shell')!;
     expect(shell).toMatchObject({
       script_path: '.tandem/run/hello.sh',

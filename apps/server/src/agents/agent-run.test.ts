@@ -1,61 +1,38 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { EmbeddedRunner } from '@tandem/agent';
 import { repositories } from '@tandem/db';
 import { eq } from 'drizzle-orm';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADD_SUBTRACT_EDIT, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** A scripted model (docs/agent-tools.md): each model call answers with the next step. */
-const scriptDir = mkdtempSync(join(tmpdir(), 'tandem-script-'));
-const scriptFile = join(scriptDir, 'script.json');
-writeFileSync(
-  scriptFile,
-  JSON.stringify({
-    scripts: [
+const scriptFile = writeScriptFile([
+  {
+    match: 'subtract',
+    steps: [
       {
-        match: 'subtract',
-        steps: [
-          {
-            text: 'Let me look at the library.',
-            tool_calls: [{ name: 'view_files', args: { files: [{ path: 'src/math.js' }] } }],
-          },
-          {
-            tool_calls: [
-              {
-                name: 'edit_file',
-                args: {
-                  path: 'src/math.js',
-                  old_string: 'export function multiply(a, b) {',
-                  new_string:
-                    'export function subtract(a, b) {\n  return a - b;\n}\n\nexport function multiply(a, b) {',
-                },
-              },
-            ],
-          },
-          { tool_calls: [{ name: 'run_command', args: { command: 'npm test' } }] },
-          { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
-          {
-            tool_calls: [
-              { name: 'open_pull_request', args: { title: 'Add subtract', body: 'Adds subtract(a, b).' } },
-            ],
-          },
-          { tool_calls: [{ name: 'subscribe', args: { number: 1 } }] },
-          {
-            tool_calls: [
-              { name: 'task_complete', args: { summary: 'Added subtract and opened a pull request.' } },
-            ],
-          },
+        text: 'Let me look at the library.',
+        tool_calls: [{ name: 'view_files', args: { files: [{ path: 'src/math.js' }] } }],
+      },
+      { tool_calls: [{ name: 'edit_file', args: ADD_SUBTRACT_EDIT }] },
+      { tool_calls: [{ name: 'run_command', args: { command: 'npm test' } }] },
+      { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
+      {
+        tool_calls: [
+          { name: 'open_pull_request', args: { title: 'Add subtract', body: 'Adds subtract(a, b).' } },
+        ],
+      },
+      { tool_calls: [{ name: 'subscribe', args: { number: 1 } }] },
+      {
+        tool_calls: [
+          { name: 'task_complete', args: { summary: 'Added subtract and opened a pull request.' } },
         ],
       },
     ],
-  }),
-);
-
-afterAll(() => rmSync(scriptDir, { recursive: true, force: true }));
+  },
+]);
 
 describe('an agent run against the local code host', () => {
   const testApp = useTestApp('pglite', {

@@ -1,40 +1,30 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AgentRunner } from '@tandem/agent';
 import { spiceMessages } from '@tandem/db';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** Repository secrets reach the sandbox as environment variables and never leave it in clear. */
 const SECRET = 'sk-live-7f3a9c2e5b1d';
-const scriptDir = mkdtempSync(join(tmpdir(), 'tandem-secrets-'));
-const scriptFile = join(scriptDir, 'script.json');
-writeFileSync(
-  scriptFile,
-  JSON.stringify({
-    scripts: [
+const scriptFile = writeScriptFile([
+  {
+    match: 'secret:',
+    steps: [
+      { tool_calls: [{ name: 'run_command', args: { command: 'echo "token=$DEPLOY_TOKEN"' } }] },
       {
-        match: 'secret:',
-        steps: [
-          { tool_calls: [{ name: 'run_command', args: { command: 'echo "token=$DEPLOY_TOKEN"' } }] },
+        tool_calls: [
           {
-            tool_calls: [
-              {
-                name: 'run_command',
-                args: { command: 'printf "%s" "$DEPLOY_TOKEN" > leaked.txt && cat leaked.txt' },
-              },
-            ],
+            name: 'run_command',
+            args: { command: 'printf "%s" "$DEPLOY_TOKEN" > leaked.txt && cat leaked.txt' },
           },
-          { tool_calls: [{ name: 'view_files', args: { files: [{ path: 'leaked.txt' }] } }] },
-          { tool_calls: [{ name: 'task_complete', args: { summary: `The token is ${SECRET}` } }] },
         ],
       },
+      { tool_calls: [{ name: 'view_files', args: { files: [{ path: 'leaked.txt' }] } }] },
+      { tool_calls: [{ name: 'task_complete', args: { summary: `The token is ${SECRET}` } }] },
     ],
-  }),
-);
-afterAll(() => rmSync(scriptDir, { recursive: true, force: true }));
+  },
+]);
 
 describe('repository secrets in an agent run', () => {
   const testApp = useTestApp('pglite', {
