@@ -10,9 +10,10 @@ import { useTheme } from '@mui/material/styles';
 import { MESSAGE_MAX_CHARS, type User } from '@tandem/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useClientConfig } from '../../api/config';
 import { currentUserKey } from '../../auth/current-user';
+import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { agentListsKey, useModelList } from './agents-api';
 import { agentPageUrl, createAgent, CREATE_MESSAGES, type CreateFailure } from './create-agent';
 import { acceptImages, PASTED_IMAGE_NAME, readImageFile, type ImageAttachment } from './image-files';
@@ -40,24 +41,13 @@ const MESSAGE_MAX_ROWS = 20;
 /** Nothing to send: the server's own words for it. */
 export const EMPTY_MESSAGE = 'Write a message or attach an image';
 
-/** The billing settings the out-of-credits notice links to (workspace §2 links). */
-export const BILLING_PATH = '/settings#billing';
-
 function FailureAlert(props: {
   failure: CreateFailure;
   settingsUrl: string | undefined;
   onClose: () => void;
 }) {
   if (props.failure.kind === 'credits') {
-    return (
-      <Alert severity="warning" onClose={props.onClose}>
-        Your installation is out of credits.{' '}
-        <Link component={RouterLink} to={BILLING_PATH}>
-          Buy more now
-        </Link>
-        .
-      </Alert>
-    );
+    return <OutOfCreditsNotice onClose={props.onClose} />;
   }
   return (
     <Alert severity="error" onClose={props.onClose}>

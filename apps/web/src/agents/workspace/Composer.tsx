@@ -1,13 +1,13 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { MESSAGE_MAX_CHARS } from '@tandem/shared';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../api/client';
+import { readStored, removeStored, writeStored } from '../../lib/storage';
+import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 
 const unsentKey = (agentId: string) => `unsent:${agentId}`;
 
@@ -16,14 +16,14 @@ const unsentKey = (agentId: string) => `unsent:${agentId}`;
  * reloads (session storage) and a failed send keeps it.
  */
 export function Composer(props: { agentId: string; onSend: (message: string) => Promise<unknown> }) {
-  const [text, setText] = useState(() => sessionStorage.getItem(unsentKey(props.agentId)) ?? '');
+  const [text, setText] = useState(() => readStored(unsentKey(props.agentId), 'session') ?? '');
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<'credits' | 'other' | null>(null);
 
   const update = (value: string) => {
     setText(value);
-    if (value) sessionStorage.setItem(unsentKey(props.agentId), value);
-    else sessionStorage.removeItem(unsentKey(props.agentId));
+    if (value) writeStored(unsentKey(props.agentId), value, 'session');
+    else removeStored(unsentKey(props.agentId), 'session');
   };
   const send = async () => {
     const message = text;
@@ -43,14 +43,7 @@ export function Composer(props: { agentId: string; onSend: (message: string) => 
 
   return (
     <Stack spacing={1}>
-      {problem === 'credits' ? (
-        <Alert severity="warning">
-          Your installation is out of credits.{' '}
-          <Link component={RouterLink} to="/settings/billing">
-            Buy more now.
-          </Link>
-        </Alert>
-      ) : null}
+      {problem === 'credits' ? <OutOfCreditsNotice /> : null}
       {problem === 'other' ? (
         <Alert severity="error">Error sending message. Please try again later.</Alert>
       ) : null}

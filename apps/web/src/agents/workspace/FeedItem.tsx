@@ -8,8 +8,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ConversationItem } from '@tandem/shared';
-import { Link as RouterLink } from 'react-router';
 import type { FeedEntry } from './feed-model';
+import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { useOpenTab } from './open-tab-context';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -70,14 +70,7 @@ function ActionItem({ item }: { item: ConversationItem }) {
     case 'ErrorEvent':
       return <Alert severity="error">{str(item.exception) || 'The agent hit an error.'}</Alert>;
     case 'OutOfCreditsEvent':
-      return (
-        <Alert severity="warning">
-          Your installation is out of credits.{' '}
-          <Link component={RouterLink} to="/settings/billing">
-            Buy more now.
-          </Link>
-        </Alert>
-      );
+      return <OutOfCreditsNotice />;
     case 'TaskCompleteEvent':
       return <Alert severity="success">{str(item.task_summary) || 'Task complete'}</Alert>;
     case 'InterruptEvent':
