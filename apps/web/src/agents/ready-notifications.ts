@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
+import { agentPath } from './agent-display';
 
 export interface RunningAgent {
   id: string;
@@ -32,7 +33,7 @@ export function useReadyNotifications(running: RunningAgent[] | undefined): void
       const notification = new Notification(readyMessage(agent), { body: agent.title, tag: agent.id });
       notification.onclick = () => {
         window.focus();
-        navigate(agent.repo_name ? `/gh/${agent.repo_name}/agent/${agent.id}` : `/agents/${agent.id}`);
+        navigate(agentPath(agent));
       };
     }
   }, [running, navigate]);

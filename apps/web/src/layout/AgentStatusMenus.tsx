@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { badgeLabel, useMarkAllRead, useStatusCounts } from '../agents/status-counts';
 import { useTitleCount } from '../lib/page-title';
+import { agentPath } from '../agents/agent-display';
 import { useReadyNotifications } from '../agents/ready-notifications';
 
 interface AgentRef {
@@ -19,9 +20,6 @@ interface AgentRef {
   title: string;
   repo_name: string | null;
 }
-
-const agentPath = (agent: AgentRef) =>
-  agent.repo_name ? `/gh/${agent.repo_name}/agent/${agent.id}` : `/agents/${agent.id}`;
 
 function AgentMenu(props: {
   anchor: HTMLElement | null;

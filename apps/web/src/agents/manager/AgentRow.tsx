@@ -8,23 +8,9 @@ import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
-import { relativeTime, WORKING_STATUSES, type AgentMetadata } from '@tandem/shared';
+import { relativeTime, type AgentMetadata } from '@tandem/shared';
 import { Link as RouterLink } from 'react-router';
-
-/** Working while open or pending (workspace §4). */
-export function isWorking(agent: Pick<AgentMetadata, 'status'>): boolean {
-  return (WORKING_STATUSES as readonly string[]).includes(agent.status);
-}
-
-/** ▶ before a working agent's title, ⏸ otherwise. */
-export function displayTitle(agent: Pick<AgentMetadata, 'status' | 'title'>): string {
-  return `${isWorking(agent) ? '▶' : '⏸'} ${agent.title}`;
-}
-
-/** The agent workspace route (workspace §2). */
-export function agentPath(agent: Pick<AgentMetadata, 'id' | 'repo_name'>): string {
-  return agent.repo_name ? `/gh/${agent.repo_name}/agent/${agent.id}` : `/agents/${agent.id}`;
-}
+import { agentPath, displayTitle } from '../agent-display';
 
 export const COLUMN_COUNT = 5;
 

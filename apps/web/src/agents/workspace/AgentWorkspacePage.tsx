@@ -29,7 +29,8 @@ import { OpenTabContext } from './open-tab-context';
 import { loadLayout, openTab as openTabIn, saveLayout, type Layout, type WorkspaceTab } from './tabs';
 import { WorkspaceTabs } from './WorkspaceTabs';
 import { useAgentActions, useAgentMetadata, useConversation } from './agent-api';
-import { feedEntries, isWorking, unresolvedPending, type PendingMessage } from './feed-model';
+import { agentPath, isWorking } from '../agent-display';
+import { feedEntries, unresolvedPending, type PendingMessage } from './feed-model';
 
 /** Seeds the pending message the new-agent form handed over in the URL, then cleans the URL. */
 function useSeededPending(): PendingMessage[] {
@@ -62,12 +63,12 @@ export function AgentWorkspacePage() {
   const [pending, setPending] = useState<PendingMessage[]>(seeded);
   const [pausing, setPausing] = useState(false);
   const [followToken, setFollowToken] = useState(0);
-  const [layout, setLayout] = useState<Layout>(() => loadLayout(localStorage, agentId));
+  const [layout, setLayout] = useState<Layout>(() => loadLayout(agentId));
   const [drawerOpen, setDrawerOpen] = useState(false);
   const small = useMediaQuery('(max-width: 600px)');
   const updateLayout = (next: Layout) => {
     setLayout(next);
-    saveLayout(localStorage, agentId, next);
+    saveLayout(agentId, next);
   };
   const openTab = (tab: WorkspaceTab) => {
     updateLayout(openTabIn(layout, tab));
@@ -110,7 +111,7 @@ export function AgentWorkspacePage() {
     agent.repo_name &&
     (owner !== agent.repo_name.split('/')[0] || repo !== agent.repo_name.split('/')[1])
   ) {
-    return <Navigate replace to={`/gh/${agent.repo_name}/agent/${agent.id}`} />;
+    return <Navigate replace to={agentPath(agent)} />;
   }
 
   const send = async (message: string) => {
@@ -223,7 +224,7 @@ export function AgentWorkspacePage() {
         {agent.is_own || user?.admin ? (
           <Stack spacing={1}>
             <SourcesPanel agent={agent} />
-            <AgentSettingsBar agent={agent} canEdit />
+            <AgentSettingsBar agent={agent} canEdit admin={Boolean(user?.admin)} />
             <Composer agentId={agent.id} onSend={send} />
           </Stack>
         ) : null}

@@ -1,6 +1,6 @@
 import type { ConversationItem } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
-import { feedEntries, isWorking, mergeItems, unresolvedPending } from './feed-model';
+import { feedEntries, mergeItems, unresolvedPending } from './feed-model';
 
 let clock = 0;
 const item = (over: Partial<ConversationItem> & Record<string, unknown>): ConversationItem => ({
@@ -62,15 +62,6 @@ describe('the feed model', () => {
       'shell',
       'WakeEvent',
       'ShutdownEvent',
-    ]);
-  });
-
-  it('is working while open or pending', () => {
-    expect([isWorking('open'), isWorking('pending'), isWorking('paused'), isWorking(undefined)]).toEqual([
-      true,
-      true,
-      false,
-      false,
     ]);
   });
 });

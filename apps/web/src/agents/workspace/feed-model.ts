@@ -67,6 +67,3 @@ export function feedEntries(items: ConversationItem[]): FeedEntry[] {
   });
   return entries;
 }
-
-/** An agent is working while its status is open or pending (workspace §4). */
-export const isWorking = (status: string | undefined) => status === 'open' || status === 'pending';
