@@ -1,43 +1,23 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
-import ListSubheader from '@mui/material/ListSubheader';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { agentMetadataSchema, modelListSchema, type AgentMetadata, type ModelList } from '@tandem/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { agentMetadataSchema, type AgentMetadata } from '@tandem/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiFetch } from '../../api/client';
+import { useModelList } from '../manager/agents-api';
+import { ModelSelect } from '../manager/ModelSelect';
 import { metadataKey } from './agent-api';
 
-const OFF = '_none';
-
-/** Recommended models first; admin-only ones under 'Admin' (workspace §6). */
-function modelOptions(list: ModelList, recommended: 'core_recommended' | 'review_recommended') {
-  const regular = list.models.filter((m) => !m.admin_only);
-  const ordered = [...regular.filter((m) => m[recommended]), ...regular.filter((m) => !m[recommended])];
-  const admin = list.models.filter((m) => m.admin_only);
-  const item = (m: ModelList['models'][number]) => (
-    <MenuItem key={m.key} value={m.key} disabled={!m.available} title={m.unavailable_reason ?? undefined}>
-      {m.label}
-    </MenuItem>
-  );
-  return [
-    ...ordered.map(item),
-    ...(admin.length ? [<ListSubheader key="admin">Admin</ListSubheader>, ...admin.map(item)] : []),
-  ];
-}
-
 /** Model, review model and the context gauge with its summarization-limit editor. */
-export function AgentSettingsBar({ agent, canEdit }: { agent: AgentMetadata; canEdit: boolean }) {
+export function AgentSettingsBar(props: { agent: AgentMetadata; canEdit: boolean; admin: boolean }) {
+  const { agent, canEdit, admin } = props;
   const queryClient = useQueryClient();
-  const models = useQuery({
-    queryKey: ['models'],
-    queryFn: () => apiFetch('/api/models', { schema: modelListSchema }),
-  });
+  const models = useModelList();
   const [error, setError] = useState<string | null>(null);
   const [limitDraft, setLimitDraft] = useState<string | null>(null);
 
@@ -77,41 +57,32 @@ export function AgentSettingsBar({ agent, canEdit }: { agent: AgentMetadata; can
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {models.data ? (
           <>
-            <TextField
-              select
-              size="small"
+            <ModelSelect
+              kind="core"
               label="Model"
+              models={models.data.models}
+              admin={admin}
               value={agent.model}
               disabled={!canEdit}
-              onChange={(e) =>
-                void put(
-                  'update-model',
-                  { model: e.target.value },
-                  'There was an error setting the agent model.',
-                )
+              onChange={(model) =>
+                void put('update-model', { model }, 'There was an error setting the agent model.')
               }
-              sx={{ minWidth: 180 }}
-            >
-              {modelOptions(models.data, 'core_recommended')}
-            </TextField>
-            <TextField
-              select
-              size="small"
+            />
+            <ModelSelect
+              kind="review"
               label="Review model"
-              value={agent.review_model ?? OFF}
+              models={models.data.models}
+              admin={admin}
+              value={agent.review_model}
               disabled={!canEdit}
-              onChange={(e) =>
+              onChange={(model) =>
                 void put(
                   'update-review-model',
-                  { model: e.target.value === OFF ? null : e.target.value },
+                  { model },
                   'There was an error setting the agent review model.',
                 )
               }
-              sx={{ minWidth: 180 }}
-            >
-              <MenuItem value={OFF}>Off</MenuItem>
-              {modelOptions(models.data, 'review_recommended')}
-            </TextField>
+            />
           </>
         ) : null}
         {canEdit ? (
