@@ -1,16 +1,31 @@
-/** Local storage that never throws (private windows, full quota): a failed write only loses the choice. */
-export function readStored(key: string): string | null {
+/**
+ * Web storage that never throws (private windows, full quota): a failed write only loses the
+ * choice. Local storage by default; pass `session` for what lasts one tab (unsent messages).
+ */
+type Area = 'local' | 'session';
+
+const storeOf = (area: Area) => (area === 'session' ? window.sessionStorage : window.localStorage);
+
+export function readStored(key: string, area: Area = 'local'): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return storeOf(area).getItem(key);
   } catch {
     return null;
   }
 }
 
-export function writeStored(key: string, value: string): void {
+export function writeStored(key: string, value: string, area: Area = 'local'): void {
   try {
-    window.localStorage.setItem(key, value);
+    storeOf(area).setItem(key, value);
   } catch {
     // the choice just lasts for this page
+  }
+}
+
+export function removeStored(key: string, area: Area = 'local'): void {
+  try {
+    storeOf(area).removeItem(key);
+  } catch {
+    // nothing to clean up then
   }
 }

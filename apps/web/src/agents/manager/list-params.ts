@@ -1,5 +1,5 @@
 import { AGENT_ORDERS } from '@tandem/shared';
-import { readStored, writeStored } from './storage';
+import { readStored, writeStored } from '../../lib/storage';
 
 /** Agents list constants (workspace §5, §9). */
 export const ROWS_PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;

@@ -1,5 +1,5 @@
 import { DEFAULT_MODEL_KEY, DEFAULT_REVIEW_MODEL_KEY, type ModelList } from '@tandem/shared';
-import { readStored, writeStored } from './storage';
+import { readStored, writeStored } from '../../lib/storage';
 
 /** Model choice in the new-agent form (workspace §5, §6, §9). */
 export type AvailableModel = ModelList['models'][number];

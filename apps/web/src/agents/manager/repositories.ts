@@ -1,4 +1,4 @@
-import { readStored, writeStored } from './storage';
+import { readStored, writeStored } from '../../lib/storage';
 
 /** Repository choice in the new-agent form (workspace §5). */
 export const REPOSITORY_MESSAGES = {

@@ -5,6 +5,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { AgentMetadata, Source } from '@tandem/shared';
 import { useState } from 'react';
+import { readStored, writeStored } from '../../lib/storage';
 
 const collapsedKey = (agentId: string) => `sourcesCollapsed:${agentId}`;
 
@@ -18,11 +19,11 @@ function label(source: Source): string {
 
 /** The agent's subscriptions: its branch (and PR) and the issues and PRs it follows. */
 export function SourcesPanel({ agent }: { agent: AgentMetadata }) {
-  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(collapsedKey(agent.id)) === '1');
+  const [collapsed, setCollapsed] = useState(() => readStored(collapsedKey(agent.id)) === '1');
   const groups = Object.entries(agent.sources).filter(([, list]) => list.length > 0);
   if (!groups.length) return null;
   const toggle = () => {
-    localStorage.setItem(collapsedKey(agent.id), collapsed ? '0' : '1');
+    writeStored(collapsedKey(agent.id), collapsed ? '0' : '1');
     setCollapsed(!collapsed);
   };
   return (

@@ -18,15 +18,10 @@ describe('workspace tabs', () => {
   });
 
   it('saves the layout per agent and ignores what it cannot read', () => {
-    const store = new Map<string, string>();
-    const storage = {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => store.set(k, v),
-    };
-    saveLayout(storage, 'a1', openTab(EMPTY_LAYOUT, { kind: 'shell', pid: 3 }));
-    expect(loadLayout(storage, 'a1')).toEqual({ tabs: [{ kind: 'shell', pid: 3 }], active: 'shell:3' });
-    expect(loadLayout(storage, 'other')).toEqual(EMPTY_LAYOUT);
-    store.set('agentLayout:bad', '{nope');
-    expect(loadLayout(storage, 'bad')).toEqual(EMPTY_LAYOUT);
+    saveLayout('a1', openTab(EMPTY_LAYOUT, { kind: 'shell', pid: 3 }));
+    expect(loadLayout('a1')).toEqual({ tabs: [{ kind: 'shell', pid: 3 }], active: 'shell:3' });
+    expect(loadLayout('other')).toEqual(EMPTY_LAYOUT);
+    localStorage.setItem('agentLayout:bad', '{nope');
+    expect(loadLayout('bad')).toEqual(EMPTY_LAYOUT);
   });
 });

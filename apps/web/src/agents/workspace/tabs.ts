@@ -1,3 +1,5 @@
+import { readStored, writeStored } from '../../lib/storage';
+
 /** Closable workspace tabs (workspace §2); the chat tab is always there and not listed. */
 export type WorkspaceTab =
   { kind: 'shell'; pid: number } | { kind: 'summary' } | { kind: 'auto-review'; actionUuid: string };
@@ -52,9 +54,9 @@ export function closeTab(layout: Layout, id: string): Layout {
 const layoutKey = (agentId: string) => `agentLayout:${agentId}`;
 
 /** The layout saved for this agent; anything unreadable starts fresh. */
-export function loadLayout(storage: Pick<Storage, 'getItem'>, agentId: string): Layout {
+export function loadLayout(agentId: string): Layout {
   try {
-    const parsed = JSON.parse(storage.getItem(layoutKey(agentId)) ?? 'null') as Layout | null;
+    const parsed = JSON.parse(readStored(layoutKey(agentId)) ?? 'null') as Layout | null;
     if (!parsed || !Array.isArray(parsed.tabs)) return EMPTY_LAYOUT;
     const tabs = parsed.tabs.filter((t) => ['shell', 'summary', 'auto-review'].includes(t?.kind));
     const active = tabs.some((t) => tabId(t) === parsed.active) ? parsed.active : null;
@@ -64,6 +66,6 @@ export function loadLayout(storage: Pick<Storage, 'getItem'>, agentId: string): 
   }
 }
 
-export function saveLayout(storage: Pick<Storage, 'setItem'>, agentId: string, layout: Layout): void {
-  storage.setItem(layoutKey(agentId), JSON.stringify(layout));
+export function saveLayout(agentId: string, layout: Layout): void {
+  writeStored(layoutKey(agentId), JSON.stringify(layout));
 }
