@@ -19,6 +19,7 @@ import { githubWebhookRoutes } from './routes/github-webhooks.js';
 import { installationRoutes } from './routes/installations.js';
 import { blogRoutes } from './routes/blog.js';
 import { agentRoutes } from './routes/agents.js';
+import { agentCodeRoutes } from './routes/agent-code.js';
 import { userAssetRoutes } from './routes/user-assets.js';
 import { modelRoutes } from './routes/models.js';
 import { secretRoutes } from './routes/secrets.js';
@@ -134,6 +135,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   trackingRoutes(server, { db: database.db });
   modelRoutes(server, { models: config.models });
   agentRoutes(server, { db: database.db, models: config.models, runner: options.runner });
+  agentCodeRoutes(server, {
+    db: database.db,
+    reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
+  });
   userAssetRoutes(server, { db: database.db });
   secretRoutes(server, { db: database.db, secretBox });
 

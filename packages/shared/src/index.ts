@@ -15,3 +15,4 @@ export * from './models/catalog.js';
 export * from './models/pricing.js';
 export * from './api/agents.js';
 export * from './api/secrets.js';
+export * from './api/agent-code.js';

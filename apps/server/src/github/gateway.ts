@@ -1,3 +1,4 @@
+import type { GitHubClient } from '@tandem/github';
 import type { CodeHostInstallation, CodeHostRepository } from '../services/code-host-sync.js';
 
 /** What the code host tells us about a signed-in user, gathered with their OAuth token. */
@@ -22,6 +23,8 @@ export interface CodeHostGateway {
   /** Exchanges an OAuth code for a user token; throws CodeHostAuthError when the code is refused. */
   exchangeCode(options: { code: string; redirectUri: string }): Promise<string>;
   loadUserView(userToken: string): Promise<CodeHostUserView>;
+  /** Reads repositories as the App's installation (the workspace's diff, file and script reads). */
+  installationClient(installationId: number): GitHubClient;
   verifyWebhook(rawBody: string, signature: string | undefined): Promise<boolean>;
   /** Creates `owner/name` from a template repository, acting as the user. */
   createRepoFromTemplate(

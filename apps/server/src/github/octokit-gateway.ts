@@ -1,4 +1,5 @@
 import {
+  createAppAuthProvider,
   createGitHubClient,
   exchangeOAuthCode,
   getOrgMembershipRole,
@@ -7,6 +8,7 @@ import {
   OAuthCodeError,
   oauthAuthorizeUrl,
   verifyWebhookSignature,
+  type AppAuthProvider,
   type ClientLogger,
 } from '@tandem/github';
 import {
@@ -23,11 +25,15 @@ export interface OctokitGatewayOptions {
   clientId: string;
   clientSecret: string;
   webhookSecret: string;
+  /** The App's credentials; without them the gateway cannot read repositories as an installation. */
+  appId?: number | string;
+  privateKey?: string;
   logger?: ClientLogger;
 }
 
 /** The code-host gateway over @tandem/github: one implementation for github.com, GHE and the local code host. */
 export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGateway {
+  let appAuth: AppAuthProvider | undefined;
   return {
     webUrl: options.webUrl,
     installUrl: `${options.webUrl}/apps/${encodeURIComponent(options.appSlug)}/installations/new`,
@@ -80,6 +86,19 @@ export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGa
         });
       }
       return view;
+    },
+
+    installationClient(installationId) {
+      if (options.appId === undefined || !options.privateKey) {
+        throw new Error('The code host gateway has no App credentials to act as an installation');
+      }
+      appAuth ??= createAppAuthProvider({
+        appId: options.appId,
+        privateKey: options.privateKey,
+        baseUrl: options.apiUrl,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+      return appAuth.installationOctokit(installationId);
     },
 
     verifyWebhook: (rawBody, signature) => verifyWebhookSignature(options.webhookSecret, rawBody, signature),

@@ -87,6 +87,8 @@ export async function createTestApp(
           clientId: codeHost.credentials.clientId,
           clientSecret: codeHost.credentials.clientSecret,
           webhookSecret: codeHost.credentials.webhookSecret,
+          appId: codeHost.credentials.appId,
+          privateKey: codeHost.credentials.privateKey,
         }
       : {
           apiUrl: 'http://127.0.0.1:9/api/v3',

@@ -17,6 +17,22 @@ function diffStatus(status: string): CommitDiff['status'] {
   return 'modified';
 }
 
+interface DiffEntry {
+  filename: string;
+  previous_filename?: string | undefined;
+  status: string;
+  additions: number;
+  deletions: number;
+}
+
+const toCommitDiff = (file: DiffEntry): CommitDiff => ({
+  filename: file.filename,
+  previousFilename: file.previous_filename ?? null,
+  status: diffStatus(file.status),
+  additions: file.additions,
+  deletions: file.deletions,
+});
+
 /** The files a commit touched (GitHub lists up to 300 on the first page; that is what we show). */
 export async function getCommitDiffs(
   octokit: GitHubClient,
@@ -28,13 +44,7 @@ export async function getCommitDiffs(
     ref: at.ref,
     per_page: 300,
   });
-  return (data.files ?? []).map((file) => ({
-    filename: file.filename,
-    previousFilename: file.previous_filename ?? null,
-    status: diffStatus(file.status),
-    additions: file.additions,
-    deletions: file.deletions,
-  }));
+  return (data.files ?? []).map(toCommitDiff);
 }
 
 /**
@@ -59,5 +69,32 @@ export async function compareBranches(
     filesChanged: files.length,
     totalAdditions: files.reduce((sum, f) => sum + f.additions, 0),
     totalDeletions: files.reduce((sum, f) => sum + f.deletions, 0),
+  };
+}
+
+/** What a diff window needs of `base...head`: the merge base, the commits and the changed files. */
+export interface CompareRange {
+  mergeBase: string;
+  commits: CommitSummary[];
+  files: CommitDiff[];
+}
+
+/**
+ * `base...head` with its file list: the files are the changes of head since the merge base (the
+ * file list is capped by the host at 300, like GitHub's).
+ */
+export async function compareRange(
+  octokit: GitHubClient,
+  at: RepoRef & { base: string; head: string },
+): Promise<CompareRange> {
+  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+    owner: at.owner,
+    repo: at.repo,
+    basehead: `${at.base}...${at.head}`,
+  });
+  return {
+    mergeBase: data.merge_base_commit.sha,
+    commits: data.commits.map((c) => ({ title: firstLine(c.commit.message), sha: c.sha })),
+    files: (data.files ?? []).map(toCommitDiff),
   };
 }

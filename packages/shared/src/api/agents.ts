@@ -182,9 +182,27 @@ export const conversationQuerySchema = z.object({
   trajectory_id: z.string().uuid('Unknown agent'),
   before: z.string().datetime({ offset: true }).optional(),
 });
+/**
+ * Workspace §3 "Spice item": the model's own messages, sent to admins only. A part's `type` is
+ * text, image_url or thinking; any other type is shown as 'Unsupported Message Type'.
+ */
+export const spicePartSchema = z
+  .object({ type: z.string() })
+  .catchall(z.unknown())
+  .transform((part) => part as { type: string; text?: unknown; image_url?: unknown; thinking?: unknown });
+export const spiceItemSchema = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.array(spicePartSchema),
+  /** Tokens, `time` in seconds and `cost` in cents, on the first message of each model response. */
+  response_stats: z.record(z.string(), z.number()).nullable(),
+});
+export type SpiceItem = z.infer<typeof spiceItemSchema>;
+
 export const conversationResponseSchema = z.object({
   conversation: z.array(conversationItemSchema),
-  spice: z.array(z.unknown()),
+  spice: z.array(spiceItemSchema),
   has_more: z.boolean(),
   oldest_timestamp: z.string().nullable(),
 });

@@ -6,6 +6,7 @@ import {
   latestTimestampSchema,
   successResponseSchema,
   type ConversationItem,
+  type SpiceItem,
 } from '@tandem/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -19,6 +20,14 @@ export const FEED_POLL_HIDDEN_MS = 15_000;
 
 const q = (agentId: string) => `trajectory_id=${encodeURIComponent(agentId)}`;
 export const metadataKey = (agentId: string) => ['agent', agentId, 'metadata'] as const;
+
+/** Spice pages (admins only; empty for everyone else) merged by id, oldest first. */
+function mergeSpice(current: SpiceItem[], page: SpiceItem[]): SpiceItem[] {
+  if (!page.length) return current;
+  const byId = new Map(current.map((item) => [item.id, item]));
+  for (const item of page) byId.set(item.id, item);
+  return [...byId.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+}
 
 export function useAgentMetadata(agentId: string) {
   const visible = usePageVisible();
@@ -37,6 +46,7 @@ export function useAgentMetadata(agentId: string) {
 export function useConversation(agentId: string) {
   const visible = usePageVisible();
   const [items, setItems] = useState<ConversationItem[]>([]);
+  const [spice, setSpice] = useState<SpiceItem[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -55,6 +65,7 @@ export function useConversation(agentId: string) {
       .then((page) => {
         if (cancelled) return;
         setItems((current) => mergeItems(current, page.conversation));
+        setSpice((current) => mergeSpice(current, page.spice));
         if (oldest.current === null) {
           oldest.current = page.oldest_timestamp;
           setHasMore(page.has_more);
@@ -76,6 +87,7 @@ export function useConversation(agentId: string) {
         schema: conversationResponseSchema,
       });
       setItems((current) => mergeItems(current, page.conversation));
+      setSpice((current) => mergeSpice(current, page.spice));
       oldest.current = page.oldest_timestamp ?? oldest.current;
       setHasMore(page.has_more);
     } finally {
@@ -83,7 +95,7 @@ export function useConversation(agentId: string) {
     }
   }, [agentId, loadingOlder]);
 
-  return { items, hasMore, loadOlder, loadingOlder, error };
+  return { items, spice, hasMore, loadOlder, loadingOlder, error };
 }
 
 export function useAgentActions(agentId: string) {
