@@ -114,9 +114,9 @@ describe('AgentsManager', () => {
     await waitFor(() => expect(location()).toBe('/agents?searchTerm=login'));
   });
 
-  it('archives from the row: the row leaves and a snackbar confirms', async () => {
+  it('archives from the row under is:unarchived: the row leaves and a snackbar confirms', async () => {
     const calls = api(() => ({ agents: [working], count: 1 }));
-    renderSignedIn(<AgentsManager />);
+    renderSignedIn(<AgentsManager />, { path: '/agents?searchTerm=creator%3Ame+is%3Aunarchived' });
     fireEvent.click(await within(table()).findByRole('button', { name: 'Archive agent' }));
     expect(await screen.findByText('Agent archived')).toBeTruthy();
     expect(within(table()).queryByRole('link', { name: '▶ Fix the login' })).toBeNull();
@@ -124,6 +124,14 @@ describe('AgentsManager', () => {
       url: '/api/agent/archive',
       body: { trajectory_id: 'a-working' },
     });
+  });
+
+  it('under the default search, which lists archived agents, the row stays and turns into Unarchive', async () => {
+    api(() => ({ agents: [working], count: 1 }));
+    renderSignedIn(<AgentsManager />);
+    fireEvent.click(await within(table()).findByRole('button', { name: 'Archive agent' }));
+    expect(await within(table()).findByRole('button', { name: 'Unarchive agent' })).toBeTruthy();
+    expect(await screen.findByText('Agent archived')).toBeTruthy();
   });
 
   it('under is:archived the row stays and turns into Unarchive', async () => {

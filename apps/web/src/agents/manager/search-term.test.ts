@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyQuickFilter, includesArchivedFilter, isQuickFilterActive, QUICK_FILTERS } from './search-term';
+import { applyQuickFilter, keepsArchivedRows, isQuickFilterActive, QUICK_FILTERS } from './search-term';
 
 describe('quick filters', () => {
   it('are labelled as the spec names them', () => {
@@ -43,9 +43,10 @@ describe('quick filters', () => {
     expect(isQuickFilterActive('creator:bob', 'mine')).toBe(false);
   });
 
-  it('spots an is:archived search, whatever the case', () => {
-    expect(includesArchivedFilter('creator:me IS:ARCHIVED')).toBe(true);
-    expect(includesArchivedFilter('creator:me is:unarchived')).toBe(false);
-    expect(includesArchivedFilter('is:archivedx')).toBe(false);
+  it('keeps archived rows unless the search hides them (is:unarchived, any case)', () => {
+    expect(keepsArchivedRows('creator:me IS:ARCHIVED')).toBe(true);
+    expect(keepsArchivedRows('creator:me')).toBe(true);
+    expect(keepsArchivedRows('creator:me IS:UNARCHIVED')).toBe(false);
+    expect(keepsArchivedRows('is:unarchivedx')).toBe(true);
   });
 });

@@ -50,7 +50,12 @@ export function isQuickFilterActive(term: string, filter: QuickFilterId): boolea
   return tokens(applyQuickFilter(term, filter)).join(' ') === tokens(term).join(' ');
 }
 
-/** An `is:archived` search keeps archived rows in place instead of dropping them (workspace §4). */
-export function includesArchivedFilter(term: string): boolean {
-  return tokens(term).some((token) => token.toLowerCase() === 'is:archived');
+/**
+ * Whether the list still shows an agent once it is archived, so its row updates in place instead
+ * of leaving (workspace §4 names `is:archived`). A search without an `is:` filter lists archived
+ * agents too, so their rows also stay: removing them would only have the next poll bring them
+ * back. Only `is:unarchived` drops the row. See docs/decisions.md.
+ */
+export function keepsArchivedRows(term: string): boolean {
+  return !tokens(term).some((token) => token.toLowerCase() === 'is:unarchived');
 }

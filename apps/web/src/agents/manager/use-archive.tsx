@@ -13,7 +13,7 @@ import {
   type AgentListRequest,
 } from './agents-api';
 import type { Notify } from './Notice';
-import { includesArchivedFilter } from './search-term';
+import { keepsArchivedRows } from './search-term';
 
 export const ARCHIVE_MESSAGES = {
   archived: 'Agent archived',
@@ -76,7 +76,7 @@ export function useArchiveToggle(request: AgentListRequest, notify: Notify) {
       queryClient.setQueryData<AgentList>(
         key,
         (list) =>
-          list && withArchived(list, agent.id, archiving, includesArchivedFilter(request.params.searchTerm)),
+          list && withArchived(list, agent.id, archiving, keepsArchivedRows(request.params.searchTerm)),
       );
       void queryClient.invalidateQueries({ queryKey: statusCountsKey });
       notify({
