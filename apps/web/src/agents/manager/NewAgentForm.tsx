@@ -9,14 +9,14 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { MESSAGE_MAX_CHARS, type User } from '@tandem/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useClientConfig } from '../../api/config';
 import { currentUserKey } from '../../auth/current-user';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { agentListsKey, useModelList } from './agents-api';
 import { agentPageUrl, createAgent, CREATE_MESSAGES, type CreateFailure } from './create-agent';
-import { acceptImages, PASTED_IMAGE_NAME, readImageFile, type ImageAttachment } from './image-files';
+import { useImageAttachments } from './use-image-attachments';
 import { ImageAttachments } from './ImageAttachments';
 import {
   chooseModel,
@@ -82,8 +82,8 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   );
   const [repositoryProblem, setRepositoryProblem] = useState<string | null>(null);
   const [message, setMessage] = useState('');
-  const [images, setImages] = useState<ImageAttachment[]>([]);
-  const [imageProblem, setImageProblem] = useState<string | null>(null);
+  const attachments = useImageAttachments();
+  const { images, problem: imageProblem } = attachments;
   const [messageProblem, setMessageProblem] = useState<string | null>(null);
   // Null until the user picks: until then the stored preference (or the default) applies.
   const [modelPick, setModelPick] = useState<string | null>(null);
@@ -99,17 +99,6 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
       ? chooseReviewModel(readPreferredReviewModel(), list, user.admin)
       : undefined;
   const canSend = message.trim().length > 0 || images.length > 0;
-
-  const addImages = async (files: File[], name?: string) => {
-    const { accepted, error } = acceptImages(images.length, files);
-    setImageProblem(error);
-    try {
-      const read = await Promise.all(accepted.map((file) => readImageFile(file, name ?? file.name)));
-      setImages((current) => [...current, ...read]);
-    } catch (error) {
-      console.warn('Could not read an image', error);
-    }
-  };
 
   const submit = async (background: boolean) => {
     if (creating) return;
@@ -131,8 +120,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
     if (result.repoCreated) void queryClient.invalidateQueries({ queryKey: currentUserKey });
     if (background) {
       setMessage('');
-      setImages([]);
-      setImageProblem(null);
+      attachments.clear();
       notify({ message: CREATE_MESSAGES.background, severity: 'success' });
       void queryClient.invalidateQueries({ queryKey: agentListsKey });
       return;
@@ -150,13 +138,6 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
       event.preventDefault();
       void submit(false);
     }
-  };
-
-  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
-    const files = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
-    if (!files.length) return;
-    event.preventDefault();
-    void addImages(files, PASTED_IMAGE_NAME);
   };
 
   return (
@@ -232,7 +213,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
               setMessageProblem(null);
             }}
             onKeyDown={onKeyDown}
-            onPaste={onPaste}
+            onPaste={attachments.onPaste}
             helperText={
               messageProblem ??
               imageProblem ??
@@ -247,9 +228,9 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
               disabled={creating}
               onAdd={(files) => {
                 setMessageProblem(null);
-                void addImages(files);
+                void attachments.add(files);
               }}
-              onRemove={(index) => setImages((current) => current.filter((_, i) => i !== index))}
+              onRemove={attachments.remove}
             />
             {creating ? <CircularProgress size={24} aria-label="Creating agent" /> : null}
             <Button type="submit" variant="contained" disabled={creating}>

@@ -8,15 +8,41 @@ import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { readStored, removeStored, writeStored } from '../../lib/storage';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
+import type { ImageAttachment } from '../manager/image-files';
+import { ImageAttachments } from '../manager/ImageAttachments';
+import { useImageAttachments } from '../manager/use-image-attachments';
 
 const unsentKey = (agentId: string) => `unsent:${agentId}`;
+const unsentImagesKey = (agentId: string) => `unsentImages:${agentId}`;
+
+function readUnsentImages(agentId: string): ImageAttachment[] {
+  try {
+    const parsed = JSON.parse(readStored(unsentImagesKey(agentId), 'session') ?? '[]') as unknown;
+    return Array.isArray(parsed) ? (parsed as ImageAttachment[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Kept per agent for a reload; a list over the storage quota is simply not kept (workspace §8). */
+function writeUnsentImages(agentId: string, images: ImageAttachment[]) {
+  if (images.length) writeStored(unsentImagesKey(agentId), JSON.stringify(images), 'session');
+  else removeStored(unsentImagesKey(agentId), 'session');
+}
 
 /**
- * The message box (workspace §5): Enter sends, Shift+Enter is a new line; the unsent text survives
- * reloads (session storage) and a failed send keeps it.
+ * The message box (workspace §5): Enter sends, Shift+Enter is a new line; images by picker or
+ * paste; the unsent text and images survive reloads (session storage) and a failed send keeps them.
  */
-export function Composer(props: { agentId: string; onSend: (message: string) => Promise<unknown> }) {
+export function Composer(props: {
+  agentId: string;
+  onSend: (message: string, images: ImageAttachment[]) => Promise<unknown>;
+}) {
   const [text, setText] = useState(() => readStored(unsentKey(props.agentId), 'session') ?? '');
+  const [initialImages] = useState(() => readUnsentImages(props.agentId));
+  const attachments = useImageAttachments(initialImages, (images) =>
+    writeUnsentImages(props.agentId, images),
+  );
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<'credits' | 'other' | null>(null);
 
@@ -25,16 +51,20 @@ export function Composer(props: { agentId: string; onSend: (message: string) => 
     if (value) writeStored(unsentKey(props.agentId), value, 'session');
     else removeStored(unsentKey(props.agentId), 'session');
   };
+  const canSend = text.trim().length > 0 || attachments.images.length > 0;
   const send = async () => {
     const message = text;
-    if (!message.trim() || sending) return;
+    const images = attachments.images;
+    if (!canSend || sending) return;
     setSending(true);
     setProblem(null);
     update('');
+    attachments.clear();
     try {
-      await props.onSend(message);
+      await props.onSend(message, images);
     } catch (error) {
       update(message);
+      attachments.restore(images);
       setProblem(error instanceof ApiError && error.status === 402 ? 'credits' : 'other');
     } finally {
       setSending(false);
@@ -42,7 +72,7 @@ export function Composer(props: { agentId: string; onSend: (message: string) => 
   };
 
   return (
-    <Stack spacing={1}>
+    <Stack spacing={1} role="form" aria-label="Send a message">
       {problem === 'credits' ? <OutOfCreditsNotice /> : null}
       {problem === 'other' ? (
         <Alert severity="error">Error sending message. Please try again later.</Alert>
@@ -56,6 +86,9 @@ export function Composer(props: { agentId: string; onSend: (message: string) => 
           value={text}
           slotProps={{ htmlInput: { maxLength: MESSAGE_MAX_CHARS } }}
           onChange={(e) => update(e.target.value)}
+          onPaste={attachments.onPaste}
+          error={attachments.problem !== null}
+          helperText={attachments.problem ?? undefined}
           onKeyDown={(e) => {
             const small = window.matchMedia('(max-width: 600px)').matches;
             if (e.key === 'Enter' && !e.shiftKey && !small) {
@@ -67,12 +100,18 @@ export function Composer(props: { agentId: string; onSend: (message: string) => 
         <Button
           variant="contained"
           onClick={() => void send()}
-          disabled={sending || !text.trim()}
+          disabled={sending || !canSend}
           startIcon={sending ? <CircularProgress size={16} /> : undefined}
         >
           Send
         </Button>
       </Stack>
+      <ImageAttachments
+        images={attachments.images}
+        disabled={sending}
+        onAdd={(files) => void attachments.add(files)}
+        onRemove={attachments.remove}
+      />
     </Stack>
   );
 }
