@@ -6,26 +6,25 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import TabIcon from '@mui/icons-material/Tab';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
-import PauseIcon from '@mui/icons-material/Pause';
-import ArchiveIcon from '@mui/icons-material/ArchiveOutlined';
-import UnarchiveIcon from '@mui/icons-material/UnarchiveOutlined';
 import { apiFetch } from '../../api/client';
 import { successResponseSchema } from '@tandem/shared';
-import { useEffect, useMemo, useState } from 'react';
-import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Navigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useCurrentUser } from '../../auth/current-user';
 import { useBreadcrumbs } from '../../layout/breadcrumbs';
 import { NotFoundPage } from '../../pages/NotFoundPage';
 import { AgentSettingsBar } from './AgentSettingsBar';
-import { AgentTitle } from './AgentTitle';
+import { AgentTopBar } from './AgentTopBar';
+import { useAutoOpenDiff } from './auto-open-diff';
+import { NoticeSnackbar, type Notice } from '../manager/Notice';
+import type { ImageAttachment } from '../manager/image-files';
 import { Composer } from './Composer';
 import { SourcesPanel } from './SourcesPanel';
 import { FeedList } from './FeedList';
-import { OpenTabContext } from './open-tab-context';
+import { FeedRepoContext, OpenTabContext } from './open-tab-context';
+import { primaryBranch } from './AgentToolbarMenus';
 import { loadLayout, openTab as openTabIn, saveLayout, type Layout, type WorkspaceTab } from './tabs';
 import { WorkspaceTabs } from './WorkspaceTabs';
 import { useAgentActions, useAgentMetadata, useConversation } from './agent-api';
@@ -55,13 +54,13 @@ function useSeededPending(): PendingMessage[] {
 export function AgentWorkspacePage() {
   const { owner, repo, agentId = '' } = useParams();
   const { user } = useCurrentUser();
-  const navigate = useNavigate();
   const metadata = useAgentMetadata(agentId);
   const conversation = useConversation(agentId);
   const actions = useAgentActions(agentId);
   const seeded = useSeededPending();
   const [pending, setPending] = useState<PendingMessage[]>(seeded);
-  const [pausing, setPausing] = useState(false);
+  const [notice, setNotice] = useState<(Notice & { key: number }) | null>(null);
+  const notify = useCallback((next: Notice) => setNotice({ ...next, key: Date.now() }), []);
   const [followToken, setFollowToken] = useState(0);
   const [layout, setLayout] = useState<Layout>(() => loadLayout(agentId));
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -74,6 +73,13 @@ export function AgentWorkspacePage() {
     updateLayout(openTabIn(layout, tab));
     if (small) setDrawerOpen(true);
   };
+  // Opened by the agent's own progress, not the user: no drawer popping up on small screens.
+  const autoOpen = (tab: WorkspaceTab) =>
+    setLayout((current) => {
+      const next = openTabIn(current, tab);
+      saveLayout(agentId, next);
+      return next;
+    });
   const agent = metadata.data;
   const repoName = agent?.repo_name ?? (owner && repo ? `${owner}/${repo}` : '');
   const working = isWorking(agent?.status);
@@ -83,9 +89,6 @@ export function AgentWorkspacePage() {
     { label: repoName, to: `/gh/${repoName}/agents` },
     { label: agent?.title ?? 'Agent' },
   ]);
-  useEffect(() => {
-    if (!working) setPausing(false);
-  }, [working]);
   const latest = conversation.items.at(-1)?.timestamp;
   useEffect(() => {
     if (!latest || !agentId) return;
@@ -95,6 +98,7 @@ export function AgentWorkspacePage() {
     }).catch(() => undefined);
   }, [agentId, latest]);
 
+  useAutoOpenDiff(metadata.data, conversation.items, conversation.loaded, autoOpen);
   const shownPending = unresolvedPending(pending, conversation.items);
   const entries = useMemo(() => feedEntries(conversation.items), [conversation.items]);
 
@@ -114,12 +118,15 @@ export function AgentWorkspacePage() {
     return <Navigate replace to={agentPath(agent)} />;
   }
 
-  const send = async (message: string) => {
-    const entry: PendingMessage = { event_uuid: null, message, image_count: 0 };
+  const feedRepo = agent.repo_name
+    ? { repoName: agent.repo_name, branch: primaryBranch(agent)?.branch ?? null }
+    : null;
+  const send = async (message: string, images: ImageAttachment[]) => {
+    const entry: PendingMessage = { event_uuid: null, message, image_count: images.length };
     setPending((list) => [...list, entry]);
     setFollowToken((n) => n + 1);
     try {
-      const { event_uuid } = await actions.send({ message, images: [] });
+      const { event_uuid } = await actions.send({ message, images });
       setPending((list) => list.map((p) => (p === entry ? { ...p, event_uuid } : p)));
     } catch (error) {
       setPending((list) => list.filter((p) => p !== entry));
@@ -128,107 +135,83 @@ export function AgentWorkspacePage() {
   };
   return (
     <OpenTabContext.Provider value={openTab}>
-      <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 48 }}>
-          <Box sx={{ flex: 1, minWidth: 0 }}>
-            <AgentTitle
-              title={agent.title}
-              working={working}
-              canEdit={agent.is_own || Boolean(user?.admin)}
-              onRename={actions.rename}
-            />
-          </Box>
-          {working && (agent.is_own || user?.admin) ? (
-            <Tooltip title="Pause">
-              <span>
-                <IconButton
-                  aria-label="Pause agent"
-                  disabled={pausing}
-                  onClick={() => {
-                    setPausing(true);
-                    void actions.interrupt().catch(() => setPausing(false));
-                  }}
-                >
-                  {pausing ? <CircularProgress size={20} /> : <PauseIcon />}
-                </IconButton>
-              </span>
-            </Tooltip>
+      <FeedRepoContext.Provider value={feedRepo}>
+        <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
+          <AgentTopBar
+            agent={agent}
+            admin={Boolean(user?.admin)}
+            small={small}
+            actions={actions}
+            onOpen={openTab}
+            notify={notify}
+          />
+          <Stack direction="row" spacing={1} sx={{ flex: 1, minHeight: 0 }}>
+            <Stack sx={{ flex: 1, minWidth: 0 }}>
+              <FeedList
+                entries={entries}
+                pending={shownPending}
+                working={working}
+                viewerId={user?.user_id}
+                hasMore={conversation.hasMore}
+                loadingOlder={conversation.loadingOlder}
+                onLoadOlder={() => void conversation.loadOlder()}
+                followToken={followToken}
+              />
+            </Stack>
+            {layout.tabs.length && !small ? (
+              <Paper variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
+                <WorkspaceTabs
+                  layout={layout}
+                  onLayout={updateLayout}
+                  agentId={agent.id}
+                  items={conversation.items}
+                  spice={conversation.spice}
+                  entries={entries}
+                />
+              </Paper>
+            ) : null}
+          </Stack>
+          {small && layout.tabs.length ? (
+            <>
+              <Button
+                size="small"
+                onClick={() => setDrawerOpen(true)}
+                sx={{ alignSelf: 'flex-start' }}
+                startIcon={
+                  <Badge badgeContent={layout.tabs.length} color="primary">
+                    <TabIcon />
+                  </Badge>
+                }
+              >
+                Tabs
+              </Button>
+              <Drawer
+                anchor="bottom"
+                open={drawerOpen}
+                onClose={() => setDrawerOpen(false)}
+                slotProps={{ paper: { sx: { height: '90%' } } }}
+              >
+                <WorkspaceTabs
+                  layout={layout}
+                  onLayout={updateLayout}
+                  agentId={agent.id}
+                  items={conversation.items}
+                  spice={conversation.spice}
+                  entries={entries}
+                />
+              </Drawer>
+            </>
           ) : null}
-          {agent.is_own ? (
-            <Button
-              size="small"
-              startIcon={agent.archived ? <UnarchiveIcon /> : <ArchiveIcon />}
-              onClick={() =>
-                void actions.archive(!agent.archived).then(() => {
-                  if (!agent.archived) navigate(`/gh/${agent.repo_name}/agents`);
-                })
-              }
-            >
-              {agent.archived ? 'Unarchive' : 'Archive'}
-            </Button>
+          {agent.is_own || user?.admin ? (
+            <Stack spacing={1}>
+              <SourcesPanel agent={agent} />
+              <AgentSettingsBar agent={agent} canEdit admin={Boolean(user?.admin)} />
+              <Composer agentId={agent.id} onSend={send} />
+            </Stack>
           ) : null}
         </Stack>
-        <Stack direction="row" spacing={1} sx={{ flex: 1, minHeight: 0 }}>
-          <Stack sx={{ flex: 1, minWidth: 0 }}>
-            <FeedList
-              entries={entries}
-              pending={shownPending}
-              working={working}
-              viewerId={user?.user_id}
-              hasMore={conversation.hasMore}
-              loadingOlder={conversation.loadingOlder}
-              onLoadOlder={() => void conversation.loadOlder()}
-              followToken={followToken}
-            />
-          </Stack>
-          {layout.tabs.length && !small ? (
-            <Paper variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
-              <WorkspaceTabs
-                layout={layout}
-                onLayout={updateLayout}
-                items={conversation.items}
-                entries={entries}
-              />
-            </Paper>
-          ) : null}
-        </Stack>
-        {small && layout.tabs.length ? (
-          <>
-            <Button
-              size="small"
-              onClick={() => setDrawerOpen(true)}
-              sx={{ alignSelf: 'flex-start' }}
-              startIcon={
-                <Badge badgeContent={layout.tabs.length} color="primary">
-                  <TabIcon />
-                </Badge>
-              }
-            >
-              Tabs
-            </Button>
-            <Drawer
-              anchor="bottom"
-              open={drawerOpen}
-              onClose={() => setDrawerOpen(false)}
-              slotProps={{ paper: { sx: { height: '90%' } } }}
-            >
-              <WorkspaceTabs
-                layout={layout}
-                onLayout={updateLayout}
-                items={conversation.items}
-                entries={entries}
-              />
-            </Drawer>
-          </>
-        ) : null}
-        {agent.is_own || user?.admin ? (
-          <Stack spacing={1}>
-            <SourcesPanel agent={agent} />
-            <AgentSettingsBar agent={agent} canEdit admin={Boolean(user?.admin)} />
-            <Composer agentId={agent.id} onSend={send} />
-          </Stack>
-        ) : null}
-      </Stack>
+        <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
+      </FeedRepoContext.Provider>
     </OpenTabContext.Provider>
   );
 }

@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import type { ConversationItem } from '@tandem/shared';
 import type { FeedEntry } from './feed-model';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
-import { useOpenTab } from './open-tab-context';
+import { useFeedRepo, useOpenTab } from './open-tab-context';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
@@ -140,6 +140,80 @@ function ShellGroup({ entry }: { entry: Extract<FeedEntry, { kind: 'shell' }> })
   );
 }
 
+interface Workflow {
+  workflow_name?: unknown;
+  workflow_status?: unknown;
+  workflow_run_id?: unknown;
+}
+
+const WORKFLOW_COLORS: Record<string, 'success' | 'error' | 'default'> = {
+  success: 'success',
+  failure: 'error',
+};
+
+/** A commit with its format-script status and the CI workflows reported for its sha (workspace §3, §4). */
+function CommitItem({ item }: { item: ConversationItem }) {
+  const openTab = useOpenTab();
+  const workflows = Array.isArray(item.workflows) ? (item.workflows as Workflow[]) : [];
+  const logId = str(item.script_log);
+  return (
+    <Paper variant="outlined" sx={{ p: 1 }} data-testid="feed-commit">
+      <Line>
+        Committed {str(item.commit_sha).slice(0, 7)} to {str(item.branch)}: {str(item.commit_message)}
+      </Line>
+      <Stack direction="row" spacing={1} sx={{ mt: 0.5, flexWrap: 'wrap', alignItems: 'center' }}>
+        {item.script_status === 'pending' ? <Line>Running format script...</Line> : null}
+        {item.script_status === 'success' || item.script_status === 'failure' ? (
+          <Chip
+            size="small"
+            label={`Format script ${item.script_status === 'success' ? 'passed' : 'failed'}`}
+            color={item.script_status === 'success' ? 'success' : 'error'}
+          />
+        ) : null}
+        {openTab && /^[0-9a-f-]{36}$/.test(logId) ? (
+          <Button size="small" onClick={() => openTab({ kind: 'log', logId, path: '.tandem/format.sh' })}>
+            View log
+          </Button>
+        ) : null}
+        {workflows.map((w, i) => (
+          <Chip
+            key={`${str(w.workflow_name)}-${i}`}
+            size="small"
+            variant="outlined"
+            color={WORKFLOW_COLORS[str(w.workflow_status)] ?? 'default'}
+            label={`${str(w.workflow_name) || 'Workflow'}: ${str(w.workflow_status).replace('_', ' ')}`}
+          />
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Files the agent read; each opens in the file viewer at the agent's branch. */
+function ViewItem({ item }: { item: ConversationItem }) {
+  const openTab = useOpenTab();
+  const repo = useFeedRepo();
+  const paths = Object.keys((item.files as Record<string, unknown> | undefined) ?? {});
+  if (!openTab || !repo) return <Line>Viewed {paths.join(', ')}</Line>;
+  return (
+    <Line>
+      Viewed{' '}
+      {paths.map((path, i) => (
+        <span key={path}>
+          {i ? ', ' : ''}
+          <Link
+            component="button"
+            variant="body2"
+            onClick={() => openTab({ kind: 'file', repositoryName: repo.repoName, path, ref: repo.branch })}
+          >
+            {path}
+          </Link>
+        </span>
+      ))}
+    </Line>
+  );
+}
+
 /** One feed row (workspace §3 items); richer views (diffs, logs) open in tabs. */
 export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId: string | undefined }) {
   if (entry.kind === 'shell') return <ShellGroup entry={entry} />;
@@ -148,7 +222,7 @@ export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId:
     case 'message':
       return <MessageItem item={item} own={item.user_id !== null && item.user_id === viewerId} />;
     case 'view':
-      return <Line>Viewed {Object.keys((item.files as Record<string, unknown>) ?? {}).join(', ')}</Line>;
+      return <ViewItem item={item} />;
     case 'edit': {
       const files = Object.keys((item.new_files as Record<string, unknown>) ?? {});
       return (
@@ -158,11 +232,7 @@ export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId:
       );
     }
     case 'commit':
-      return (
-        <Line>
-          Committed {str(item.commit_sha).slice(0, 7)} to {str(item.branch)}: {str(item.commit_message)}
-        </Line>
-      );
+      return <CommitItem item={item} />;
     case 'number_lifecycle':
       return (
         <Line>

@@ -6,7 +6,11 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import type { ConversationItem } from '@tandem/shared';
+import type { ConversationItem, SpiceItem } from '@tandem/shared';
+import { DiffWindow } from './diff/DiffWindow';
+import { FileViewer } from './files/FileViewer';
+import { LogWindow } from './logs/LogWindow';
+import { SpiceWindow } from './spice/SpiceWindow';
 import type { FeedEntry } from './feed-model';
 import { closeTab, tabId, tabTitle, type Layout, type WorkspaceTab } from './tabs';
 
@@ -76,15 +80,14 @@ function AutoReviewWindow({ actionUuid, items }: { actionUuid: string; items: Co
   );
 }
 
-function TabContent({
-  tab,
-  items,
-  entries,
-}: {
-  tab: WorkspaceTab;
+interface TabData {
+  agentId: string;
   items: ConversationItem[];
+  spice: SpiceItem[];
   entries: FeedEntry[];
-}) {
+}
+
+function TabContent({ tab, agentId, items, spice, entries }: TabData & { tab: WorkspaceTab }) {
   switch (tab.kind) {
     case 'shell':
       return <ShellWindow pid={tab.pid} entries={entries} />;
@@ -92,16 +95,21 @@ function TabContent({
       return <SummaryWindow items={items} />;
     case 'auto-review':
       return <AutoReviewWindow actionUuid={tab.actionUuid} items={items} />;
+    case 'diff':
+      return <DiffWindow agentId={agentId} sourceId={tab.sourceId} items={items} />;
+    case 'file':
+      return (
+        <FileViewer agentId={agentId} repositoryName={tab.repositoryName} path={tab.path} gitRef={tab.ref} />
+      );
+    case 'log':
+      return <LogWindow agentId={agentId} logId={tab.logId} />;
+    case 'spice':
+      return <SpiceWindow spice={spice} />;
   }
 }
 
 /** The closable tabs beside the chat (or in the small-screen drawer). */
-export function WorkspaceTabs(props: {
-  layout: Layout;
-  onLayout: (layout: Layout) => void;
-  items: ConversationItem[];
-  entries: FeedEntry[];
-}) {
+export function WorkspaceTabs(props: TabData & { layout: Layout; onLayout: (layout: Layout) => void }) {
   const { layout } = props;
   const active = layout.tabs.find((t) => tabId(t) === layout.active) ?? layout.tabs[0];
   if (!active) return null;
@@ -141,7 +149,13 @@ export function WorkspaceTabs(props: {
         aria-label={tabTitle(active)}
         sx={{ flex: 1, minHeight: 0, overflow: 'auto', p: 1.5 }}
       >
-        <TabContent tab={active} items={props.items} entries={props.entries} />
+        <TabContent
+          tab={active}
+          agentId={props.agentId}
+          items={props.items}
+          spice={props.spice}
+          entries={props.entries}
+        />
       </Box>
     </Stack>
   );

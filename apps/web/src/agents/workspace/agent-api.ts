@@ -47,6 +47,8 @@ export function useConversation(agentId: string) {
   const visible = usePageVisible();
   const [items, setItems] = useState<ConversationItem[]>([]);
   const [spice, setSpice] = useState<SpiceItem[]>([]);
+  /** True once the first page arrived: what is there then is history, not news. */
+  const [loaded, setLoaded] = useState(false);
   const [hasMore, setHasMore] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -66,6 +68,7 @@ export function useConversation(agentId: string) {
         if (cancelled) return;
         setItems((current) => mergeItems(current, page.conversation));
         setSpice((current) => mergeSpice(current, page.spice));
+        setLoaded(true);
         if (oldest.current === null) {
           oldest.current = page.oldest_timestamp;
           setHasMore(page.has_more);
@@ -95,7 +98,7 @@ export function useConversation(agentId: string) {
     }
   }, [agentId, loadingOlder]);
 
-  return { items, spice, hasMore, loadOlder, loadingOlder, error };
+  return { items, spice, loaded, hasMore, loadOlder, loadingOlder, error };
 }
 
 export function useAgentActions(agentId: string) {

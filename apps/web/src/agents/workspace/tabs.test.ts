@@ -24,4 +24,31 @@ describe('workspace tabs', () => {
     localStorage.setItem('agentLayout:bad', '{nope');
     expect(loadLayout('bad')).toEqual(EMPTY_LAYOUT);
   });
+
+  it('names file, log, diff and spice tabs, and a reopened diff takes its new title', () => {
+    let layout = openTab(EMPTY_LAYOUT, { kind: 'diff', sourceId: 's1', title: 'tandem-1' });
+    layout = openTab(layout, { kind: 'file', repositoryName: 'acme/webapp', path: 'src/math.js', ref: null });
+    layout = openTab(layout, { kind: 'log', logId: 'l1', path: '.tandem/format.sh' });
+    layout = openTab(layout, { kind: 'spice' });
+    layout = openTab(layout, { kind: 'diff', sourceId: 's1', title: '#4' });
+    expect(layout.tabs.map(tabTitle)).toEqual(['#4', 'math.js', 'format.sh', 'Spice Messages']);
+    expect(layout.active).toBe('diff:s1');
+  });
+
+  it('drops stored tabs it no longer understands and keeps the rest', () => {
+    localStorage.setItem(
+      'agentLayout:mixed',
+      JSON.stringify({
+        tabs: [
+          { kind: 'preview-v0', port: 3000 },
+          { kind: 'diff', sourceId: null, title: 'Diff' },
+        ],
+        active: 'diff:live',
+      }),
+    );
+    expect(loadLayout('mixed')).toEqual({
+      tabs: [{ kind: 'diff', sourceId: null, title: 'Diff' }],
+      active: 'diff:live',
+    });
+  });
 });

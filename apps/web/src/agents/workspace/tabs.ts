@@ -1,8 +1,27 @@
+import { z } from 'zod';
 import { readStored, writeStored } from '../../lib/storage';
 
-/** Closable workspace tabs (workspace §2); the chat tab is always there and not listed. */
-export type WorkspaceTab =
-  { kind: 'shell'; pid: number } | { kind: 'summary' } | { kind: 'auto-review'; actionUuid: string };
+/**
+ * Closable workspace tabs (workspace §2); the chat tab is always there and not listed. Tabs are
+ * saved per agent, so each kind is a schema: a stored layout from an older version that no
+ * longer parses is dropped tab by tab instead of breaking the page.
+ */
+const tabSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('shell'), pid: z.number() }),
+  z.object({ kind: z.literal('summary') }),
+  z.object({ kind: z.literal('auto-review'), actionUuid: z.string() }),
+  /** A branch subscription's diff, or (sourceId null) the live diff of an agent without a branch. */
+  z.object({ kind: z.literal('diff'), sourceId: z.string().nullable(), title: z.string() }),
+  z.object({
+    kind: z.literal('file'),
+    repositoryName: z.string(),
+    path: z.string(),
+    ref: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal('log'), logId: z.string(), path: z.string() }),
+  z.object({ kind: z.literal('spice') }),
+]);
+export type WorkspaceTab = z.infer<typeof tabSchema>;
 
 export interface Layout {
   tabs: WorkspaceTab[];
@@ -17,11 +36,20 @@ export function tabId(tab: WorkspaceTab): string {
     case 'shell':
       return `shell:${tab.pid}`;
     case 'summary':
-      return 'summary';
+    case 'spice':
+      return tab.kind;
     case 'auto-review':
       return `auto-review:${tab.actionUuid}`;
+    case 'diff':
+      return `diff:${tab.sourceId ?? 'live'}`;
+    case 'file':
+      return `file:${tab.repositoryName}:${tab.ref ?? ''}:${tab.path}`;
+    case 'log':
+      return `log:${tab.logId}`;
   }
 }
+
+const baseName = (path: string) => path.split('/').filter(Boolean).at(-1) ?? path;
 
 export function tabTitle(tab: WorkspaceTab): string {
   switch (tab.kind) {
@@ -31,13 +59,23 @@ export function tabTitle(tab: WorkspaceTab): string {
       return 'Summary';
     case 'auto-review':
       return 'Auto-review';
+    case 'diff':
+      return tab.title;
+    case 'file':
+      return baseName(tab.path);
+    case 'log':
+      return baseName(tab.path) || 'Log';
+    case 'spice':
+      return 'Spice Messages';
   }
 }
 
-/** Opens (or re-selects) a tab. */
+/** Opens (or re-selects) a tab; an open tab with the same id takes the new one's fields (a diff's title). */
 export function openTab(layout: Layout, tab: WorkspaceTab): Layout {
   const id = tabId(tab);
-  const tabs = layout.tabs.some((t) => tabId(t) === id) ? layout.tabs : [...layout.tabs, tab];
+  const tabs = layout.tabs.some((t) => tabId(t) === id)
+    ? layout.tabs.map((t) => (tabId(t) === id ? tab : t))
+    : [...layout.tabs, tab];
   return { tabs, active: id };
 }
 
@@ -56,10 +94,16 @@ const layoutKey = (agentId: string) => `agentLayout:${agentId}`;
 /** The layout saved for this agent; anything unreadable starts fresh. */
 export function loadLayout(agentId: string): Layout {
   try {
-    const parsed = JSON.parse(readStored(layoutKey(agentId)) ?? 'null') as Layout | null;
+    const parsed = JSON.parse(readStored(layoutKey(agentId)) ?? 'null') as {
+      tabs?: unknown;
+      active?: unknown;
+    } | null;
     if (!parsed || !Array.isArray(parsed.tabs)) return EMPTY_LAYOUT;
-    const tabs = parsed.tabs.filter((t) => ['shell', 'summary', 'auto-review'].includes(t?.kind));
-    const active = tabs.some((t) => tabId(t) === parsed.active) ? parsed.active : null;
+    const tabs = parsed.tabs.flatMap((t) => {
+      const result = tabSchema.safeParse(t);
+      return result.success ? [result.data] : [];
+    });
+    const active = tabs.some((t) => tabId(t) === parsed.active) ? (parsed.active as string) : null;
     return { tabs, active };
   } catch {
     return EMPTY_LAYOUT;

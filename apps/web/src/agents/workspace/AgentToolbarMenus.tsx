@@ -1,0 +1,189 @@
+import DifferenceIcon from '@mui/icons-material/Difference';
+import LanIcon from '@mui/icons-material/Lan';
+import MenuBookIcon from '@mui/icons-material/MenuBookOutlined';
+import PlayCircleIcon from '@mui/icons-material/PlayCircleOutlined';
+import PsychologyIcon from '@mui/icons-material/Psychology';
+import Button from '@mui/material/Button';
+import ListSubheader from '@mui/material/ListSubheader';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { agentScriptsResponseSchema, successResponseSchema, type AgentMetadata } from '@tandem/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiFetch } from '../../api/client';
+import type { Notify } from '../manager/Notice';
+import type { WorkspaceTab } from './tabs';
+
+/** The agent's own branch subscription (the first one), which View Diff opens. */
+export function primaryBranch(agent: AgentMetadata) {
+  const repoSources = agent.repo_name ? (agent.sources[agent.repo_name] ?? []) : [];
+  return (
+    repoSources.find((s) => s.type === 'branch') ??
+    Object.values(agent.sources)
+      .flat()
+      .find((s) => s.type === 'branch') ??
+    null
+  );
+}
+
+/** The diff tab of a branch subscription: titled by its PR number, else its branch (workspace §2). */
+export function diffTabFor(agent: AgentMetadata): WorkspaceTab {
+  const source = primaryBranch(agent);
+  if (!source) return { kind: 'diff', sourceId: null, title: 'Diff' };
+  const title = source.number !== null ? `#${source.number}` : (source.branch ?? 'Diff');
+  return { kind: 'diff', sourceId: source.id, title };
+}
+
+export function ViewDiffButton({
+  agent,
+  onOpen,
+}: {
+  agent: AgentMetadata;
+  onOpen: (tab: WorkspaceTab) => void;
+}) {
+  return (
+    <Button size="small" startIcon={<DifferenceIcon />} onClick={() => onOpen(diffTabFor(agent))}>
+      View Diff
+    </Button>
+  );
+}
+
+export function SpiceButton({ onOpen }: { onOpen: (tab: WorkspaceTab) => void }) {
+  return (
+    <Button size="small" startIcon={<PsychologyIcon />} onClick={() => onOpen({ kind: 'spice' })}>
+      Spice Messages
+    </Button>
+  );
+}
+
+/** The Docs tab opens the documentation beside the workspace, not in place of it. */
+export function DocsButton() {
+  return (
+    <Button size="small" startIcon={<MenuBookIcon />} href="/docs" target="_blank" rel="noopener">
+      Docs
+    </Button>
+  );
+}
+
+interface ForwardedPort {
+  internal_port: number;
+  url: string | null;
+  active: boolean;
+}
+
+function portsOf(agent: AgentMetadata): ForwardedPort[] {
+  return agent.cur_ports.flatMap((p) => {
+    const port = p as Partial<ForwardedPort> | null;
+    return typeof port?.internal_port === 'number'
+      ? [{ internal_port: port.internal_port, url: port.url ?? null, active: port.active !== false }]
+      : [];
+  });
+}
+
+/** Ports the agent's shells serve; a port with a preview address opens it. */
+export function PortsMenu({ agent }: { agent: AgentMetadata }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const ports = portsOf(agent);
+  if (!ports.length) return null;
+  return (
+    <>
+      <Button size="small" startIcon={<LanIcon />} onClick={(e) => setAnchor(e.currentTarget)}>
+        Ports ({ports.length})
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {ports.map((port) =>
+          port.url ? (
+            <MenuItem
+              key={port.internal_port}
+              component="a"
+              href={port.url}
+              target="_blank"
+              rel="noopener"
+              onClick={() => setAnchor(null)}
+            >
+              Port {port.internal_port}
+            </MenuItem>
+          ) : (
+            <MenuItem key={port.internal_port} disabled>
+              Port {port.internal_port}
+              {port.active ? ' (no preview address)' : ' (stopped)'}
+            </MenuItem>
+          ),
+        )}
+      </Menu>
+    </>
+  );
+}
+
+const SECTIONS = [
+  ['run', 'Run'],
+  ['auto', 'Run automatically'],
+  ['preview', 'Preview'],
+] as const;
+
+/** Scripts of `.tandem/run`, `.tandem/run/auto` and `.tandem/preview`, started in the agent's sandbox. */
+export function RunScriptsMenu(props: { agent: AgentMetadata; notify: Notify }) {
+  const { agent, notify } = props;
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const branch = primaryBranch(agent)?.branch ?? agent.base_branch ?? '';
+  const scripts = useQuery({
+    // The branch is in the key: a new branch lists its own scripts.
+    queryKey: ['agent', agent.id, 'scripts', branch],
+    queryFn: () =>
+      apiFetch(`/api/agent/scripts?trajectory_id=${encodeURIComponent(agent.id)}`, {
+        schema: agentScriptsResponseSchema,
+      }),
+    staleTime: 30_000,
+  });
+  const run = async (path: string, preview: boolean) => {
+    setAnchor(null);
+    try {
+      await apiFetch('/api/agent/run-script', {
+        method: 'POST',
+        body: { trajectory_id: agent.id, script_path: path, restart: false },
+        schema: successResponseSchema,
+      });
+      notify({ severity: 'success', message: `Started ${path}` });
+    } catch {
+      notify({
+        severity: 'error',
+        message: preview ? 'Failed to launch preview scripts' : `Failed to start ${path}`,
+      });
+    }
+  };
+  const lists = scripts.data;
+  const empty = !lists || (!lists.run.length && !lists.auto.length && !lists.preview.length);
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<PlayCircleIcon />}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+          void scripts.refetch();
+        }}
+      >
+        Run Scripts
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {empty ? (
+          <MenuItem disabled>
+            {scripts.isLoading ? 'Loading scripts…' : 'No scripts in .tandem/run or .tandem/preview'}
+          </MenuItem>
+        ) : null}
+        {SECTIONS.flatMap(([key, label]) =>
+          lists?.[key].length
+            ? [
+                <ListSubheader key={key}>{label}</ListSubheader>,
+                ...lists[key].map((path) => (
+                  <MenuItem key={path} onClick={() => void run(path, key === 'preview')}>
+                    {path.split('/').at(-1)}
+                  </MenuItem>
+                )),
+              ]
+            : [],
+        )}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+import ArchiveIcon from '@mui/icons-material/ArchiveOutlined';
+import PauseIcon from '@mui/icons-material/Pause';
+import UnarchiveIcon from '@mui/icons-material/UnarchiveOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import type { AgentMetadata } from '@tandem/shared';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { isWorking } from '../agent-display';
+import type { Notify } from '../manager/Notice';
+import { ARCHIVE_MESSAGES, CONFLICT_NOTICE_MS, UnarchiveConflict } from '../manager/use-archive';
+import { AgentTitle } from './AgentTitle';
+import { DocsButton, PortsMenu, RunScriptsMenu, SpiceButton, ViewDiffButton } from './AgentToolbarMenus';
+import type { useAgentActions } from './agent-api';
+import type { WorkspaceTab } from './tabs';
+
+/** Workspace §2 "Agent page items": title, pause, View Diff, ports, Run Scripts, Docs, Spice, archive. */
+export function AgentTopBar(props: {
+  agent: AgentMetadata;
+  admin: boolean;
+  small: boolean;
+  actions: ReturnType<typeof useAgentActions>;
+  onOpen: (tab: WorkspaceTab) => void;
+  notify: Notify;
+}) {
+  const { agent, admin, actions, onOpen, notify } = props;
+  const navigate = useNavigate();
+  const working = isWorking(agent.status);
+  const [pausing, setPausing] = useState(false);
+  useEffect(() => {
+    if (!working) setPausing(false);
+  }, [working]);
+  const steerable = agent.is_own || admin;
+  const supervisor = agent.agent_type === 'supervisor';
+
+  const archive = async () => {
+    const archiving = !agent.archived;
+    const failed = archiving ? ARCHIVE_MESSAGES.archiveFailed : ARCHIVE_MESSAGES.unarchiveFailed;
+    try {
+      const answer = await actions.archive(archiving);
+      if (!answer.success) {
+        const conflict = answer.error_data;
+        notify(
+          conflict
+            ? {
+                severity: 'error',
+                duration: CONFLICT_NOTICE_MS,
+                message: <UnarchiveConflict htmlUrl={conflict.html_url} number={conflict.number} />,
+              }
+            : { severity: 'error', message: failed },
+        );
+        return;
+      }
+      notify({
+        severity: 'success',
+        message: archiving ? ARCHIVE_MESSAGES.archived : ARCHIVE_MESSAGES.unarchived,
+      });
+      // Archiving on the agent's own page goes back to the repository's list (workspace §4).
+      if (archiving) navigate(`/gh/${agent.repo_name}/agents`);
+    } catch {
+      notify({ severity: 'error', message: failed });
+    }
+  };
+
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 48, flexWrap: 'wrap' }}>
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 1 }}>
+        {props.small ? null : (
+          <AgentTitle
+            title={agent.title || (supervisor ? 'Agent Report' : 'New Chat')}
+            working={working}
+            canEdit={steerable}
+            onRename={actions.rename}
+          />
+        )}
+        {supervisor ? <Chip size="small" color="secondary" label="Supervisor" /> : null}
+      </Box>
+      {working && steerable ? (
+        <Tooltip title="Pause">
+          <span>
+            <IconButton
+              aria-label="Pause agent"
+              disabled={pausing}
+              onClick={() => {
+                setPausing(true);
+                void actions.interrupt().catch(() => setPausing(false));
+              }}
+            >
+              {pausing ? <CircularProgress size={20} /> : <PauseIcon />}
+            </IconButton>
+          </span>
+        </Tooltip>
+      ) : null}
+      <ViewDiffButton agent={agent} onOpen={onOpen} />
+      <PortsMenu agent={agent} />
+      {steerable ? <RunScriptsMenu agent={agent} notify={notify} /> : null}
+      <DocsButton />
+      {admin ? <SpiceButton onOpen={onOpen} /> : null}
+      {agent.is_own ? (
+        <Button
+          size="small"
+          startIcon={agent.archived ? <UnarchiveIcon /> : <ArchiveIcon />}
+          onClick={() => void archive()}
+        >
+          {agent.archived ? 'Unarchive' : 'Archive'}
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
