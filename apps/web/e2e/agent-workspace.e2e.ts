@@ -48,7 +48,8 @@ describe('the agent workspace', () => {
     await feed.getByTestId('pending-message').or(feed.getByText('One more thing, please')).first().waitFor();
     await feed.getByTestId('feed-message').filter({ hasText: 'One more thing, please' }).waitFor();
     await feed.getByTestId('feed-message').filter({ hasText: 'Done.' }).waitFor();
-    expect(await feed.getByTestId('pending-message').count()).toBe(0);
+    // The pending copy leaves once the send's answer (its event_uuid) meets the stored message.
+    await expect.poll(() => feed.getByTestId('pending-message').count()).toBe(0);
     expect(await box.inputValue()).toBe('');
 
     // Title validation, then a rename.

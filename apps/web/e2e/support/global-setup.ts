@@ -20,6 +20,52 @@ const E2E_SCRIPT = {
     // Slow enough for the header's 3 s status poll to see the agent running.
     { match: 'take your time', steps: [{ delay_ms: 7000, text: 'Thought it over.' }] },
     {
+      // The diff window's test: a commit with a format script (whose log opens) and a Run Scripts entry.
+      match: 'add subtract',
+      steps: [
+        { tool_calls: [{ name: 'view_files', args: { files: [{ path: 'src/math.js' }] } }] },
+        {
+          tool_calls: [
+            {
+              name: 'edit_file',
+              args: {
+                path: 'src/math.js',
+                old_string: 'export function multiply(a, b) {',
+                new_string:
+                  'export function subtract(a, b) {\n  return a - b;\n}\n\nexport function multiply(a, b) {',
+              },
+            },
+          ],
+        },
+        {
+          tool_calls: [
+            {
+              name: 'run_command',
+              args: {
+                command:
+                  'mkdir -p .tandem/run && printf "echo hello from a script\\n" > .tandem/run/hello.sh && printf "echo formatted\\n" > .tandem/format.sh',
+              },
+            },
+          ],
+        },
+        { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Added subtract.' } }] },
+      ],
+    },
+    {
+      // The 402 test: one call whose price ($1 per million input tokens, +19.5 %) exceeds the
+      // installation's 3000 free credits. Only ada's own installation runs it.
+      match: 'spend every credit',
+      steps: [
+        {
+          text: 'Spending.',
+          tool_calls: [{ name: 'git_grep', args: { pattern: 'Ada' } }],
+          usage: { input: 40_000_000, cached: 0, output: 10, reasoning: 0 },
+        },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'never reached' } }] },
+      ],
+    },
+    {
       match: 'run a command',
       steps: [
         { tool_calls: [{ name: 'run_command', args: { command: 'echo from-the-shell' } }] },
