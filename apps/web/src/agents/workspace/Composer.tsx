@@ -11,6 +11,8 @@ import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import type { ImageAttachment } from '../manager/image-files';
 import { ImageAttachments } from '../manager/ImageAttachments';
 import { useImageAttachments } from '../manager/use-image-attachments';
+import { usePendingComments, type PendingReviewComment } from './review-comments';
+import { PendingComments } from './PendingComments';
 
 const unsentKey = (agentId: string) => `unsent:${agentId}`;
 const unsentImagesKey = (agentId: string) => `unsentImages:${agentId}`;
@@ -36,8 +38,9 @@ function writeUnsentImages(agentId: string, images: ImageAttachment[]) {
  */
 export function Composer(props: {
   agentId: string;
-  onSend: (message: string, images: ImageAttachment[]) => Promise<unknown>;
+  onSend: (message: string, images: ImageAttachment[], comments: PendingReviewComment[]) => Promise<unknown>;
 }) {
+  const pendingComments = usePendingComments(props.agentId);
   const [text, setText] = useState(() => readStored(unsentKey(props.agentId), 'session') ?? '');
   const [initialImages] = useState(() => readUnsentImages(props.agentId));
   const attachments = useImageAttachments(initialImages, (images) =>
@@ -51,17 +54,21 @@ export function Composer(props: {
     if (value) writeStored(unsentKey(props.agentId), value, 'session');
     else removeStored(unsentKey(props.agentId), 'session');
   };
-  const canSend = text.trim().length > 0 || attachments.images.length > 0;
+  // Text, an image or an unsent review comment (workspace §5).
+  const canSend =
+    text.trim().length > 0 || attachments.images.length > 0 || pendingComments.comments.length > 0;
   const send = async () => {
     const message = text;
     const images = attachments.images;
+    const comments = pendingComments.comments;
     if (!canSend || sending) return;
     setSending(true);
     setProblem(null);
     update('');
     attachments.clear();
     try {
-      await props.onSend(message, images);
+      await props.onSend(message, images, comments);
+      pendingComments.markSent(comments.map((c) => c.id));
     } catch (error) {
       update(message);
       attachments.restore(images);
@@ -74,6 +81,7 @@ export function Composer(props: {
   return (
     <Stack spacing={1} role="form" aria-label="Send a message">
       {problem === 'credits' ? <OutOfCreditsNotice /> : null}
+      <PendingComments comments={pendingComments.comments} onDelete={pendingComments.remove} />
       {problem === 'other' ? (
         <Alert severity="error">Error sending message. Please try again later.</Alert>
       ) : null}

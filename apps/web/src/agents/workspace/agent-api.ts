@@ -13,6 +13,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiFetch } from '../../api/client';
 import { usePageVisible } from '../../lib/visibility';
 import { mergeItems } from './feed-model';
+import type { PendingReviewComment } from './review-comments';
 
 /** Workspace §7: latest-timestamp every 2.5 s while visible, 15 s while hidden. */
 export const FEED_POLL_VISIBLE_MS = 2500;
@@ -108,10 +109,14 @@ export function useAgentActions(agentId: string) {
     [queryClient, agentId],
   );
   return {
-    send: (body: { message: string; images: { data: string; type: string; name: string }[] }) =>
+    send: (body: {
+      message: string;
+      images: { data: string; type: string; name: string }[];
+      comments: PendingReviewComment[];
+    }) =>
       apiFetch(`/api/agent/message?${q(agentId)}`, {
         method: 'POST',
-        body: { ...body, comments: [] },
+        body,
         schema: eventUuidResponseSchema,
       }).finally(refresh),
     interrupt: () =>

@@ -1,3 +1,4 @@
+import AddCommentIcon from '@mui/icons-material/AddCommentOutlined';
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import Box from '@mui/material/Box';
@@ -9,6 +10,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { DiffFile, FileContent } from '@tandem/shared';
 import { memo, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useAddComment } from '../review-comments';
+import { CommentForm } from './CommentForm';
 import { EditorErrorBoundary } from './EditorErrorBoundary';
 import { estimatedHeight } from './editor-options';
 import { diffInput } from './large-diff';
@@ -113,6 +116,8 @@ interface Props {
 export const FileSection = memo(function FileSection(props: Props) {
   const { file, collapsed, viewed, sideBySide, onCollapsedChange, onViewedChange } = props;
   const path = file.filename;
+  const canComment = useAddComment() !== null;
+  const [commenting, setCommenting] = useState(false);
   return (
     <Box component="section" aria-label={path} sx={{ borderBottom: 1, borderColor: 'divider' }}>
       <Stack
@@ -165,6 +170,11 @@ export const FileSection = memo(function FileSection(props: Props) {
         <Typography variant="caption" sx={{ color: 'error.main', whiteSpace: 'nowrap' }}>
           −{file.deletions}
         </Typography>
+        {canComment ? (
+          <IconButton size="small" aria-label={`Comment on ${path}`} onClick={() => setCommenting((c) => !c)}>
+            <AddCommentIcon fontSize="small" />
+          </IconButton>
+        ) : null}
         <FormControlLabel
           sx={{ mr: 0 }}
           label={<Typography variant="caption">Viewed</Typography>}
@@ -178,6 +188,7 @@ export const FileSection = memo(function FileSection(props: Props) {
           }
         />
       </Stack>
+      {commenting ? <CommentForm file={file} onDone={() => setCommenting(false)} /> : null}
       {!collapsed && <FileBody file={file} sideBySide={sideBySide} />}
     </Box>
   );
