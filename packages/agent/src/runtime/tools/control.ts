@@ -1,5 +1,11 @@
+import { agents } from '@tandem/db';
+import { titleError } from '@tandem/shared';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from './types.js';
+
+/** The title every agent starts with (the schema default); only such a title is replaced. */
+export const DEFAULT_AGENT_TITLE = 'New Chat';
 
 export const MAX_WAIT_SECONDS = 3600;
 
@@ -28,5 +34,26 @@ export const taskComplete = defineTool({
       data: { action_type: 'TaskCompleteEvent', task_summary: ctx.scrub(input.summary) },
     });
     return { output: 'Task complete.', stop: { kind: 'complete' } };
+  },
+});
+
+export const setTitle = defineTool({
+  name: 'set_title',
+  description:
+    'Name this conversation once you understand the task: a short, specific title (2 to 200 characters, one line). A title the user already chose is kept.',
+  input: z.object({ title: z.string().max(1000) }),
+  async execute(input, ctx) {
+    const title = ctx.scrub(input.title.replace(/\s+/g, ' ').trim());
+    const problem = titleError(title);
+    if (problem) return { output: `${problem}; the title is unchanged.` };
+    // Only an agent still called 'New Chat' is renamed: a user's own title always wins.
+    const [renamed] = await ctx.db
+      .update(agents)
+      .set({ title })
+      .where(and(eq(agents.id, ctx.agent.id), eq(agents.title, DEFAULT_AGENT_TITLE)))
+      .returning({ id: agents.id });
+    return {
+      output: renamed ? `Title set to "${title}".` : 'The conversation already has a title; it is kept.',
+    };
   },
 });

@@ -1,5 +1,5 @@
 import { tool, type ToolSet } from 'ai';
-import { waitTool, taskComplete } from './control.js';
+import { setTitle, taskComplete, waitTool } from './control.js';
 import { editFile, viewFiles } from './files.js';
 import { commitAndPush } from './git.js';
 import { closeNumber, commentOnNumber, makeIssue, openPullRequest, subscribe, viewNumber } from './github.js';
@@ -21,6 +21,7 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   closeNumber,
   viewNumber,
   subscribe,
+  setTitle,
   waitTool,
   taskComplete,
 ] as ToolDefinition[];
