@@ -1,3 +1,4 @@
+import ErrorIcon from '@mui/icons-material/ErrorOutlined';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -8,7 +9,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ConversationItem } from '@tandem/shared';
-import type { FeedEntry } from './feed-model';
+import { Link as RouterLink } from 'react-router';
+import { visibleWorkflows, type FeedEntry } from './feed-model';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { useFeedRepo, useOpenTab } from './open-tab-context';
 
@@ -19,6 +21,9 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
   const assistant = item.role === 'assistant';
   const username = str(item.username) || (assistant ? 'tandem' : 'user');
   const images = num(item.image_count);
+  const comments = Array.isArray(item.review_comments)
+    ? (item.review_comments as Record<string, unknown>[])
+    : [];
   return (
     <Stack
       direction={own ? 'row-reverse' : 'row'}
@@ -34,6 +39,18 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
           {username}
         </Typography>
         <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{str(item.message)}</Typography>
+        {comments.length ? (
+          <Stack component="ul" spacing={0.5} sx={{ m: 0, mt: 1, pl: 2 }} aria-label="Review comments">
+            {comments.map((c, i) => (
+              <Typography component="li" variant="body2" key={i} sx={{ whiteSpace: 'pre-wrap' }}>
+                <Box component="span" sx={{ fontFamily: 'monospace' }}>
+                  {str(c.path)}:{num(c.line)}
+                </Box>{' '}
+                {str(c.body)}
+              </Typography>
+            ))}
+          </Stack>
+        ) : null}
         {images > 0 ? (
           <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap' }}>
             {Array.from({ length: images }, (_, i) => (
@@ -71,6 +88,9 @@ function ActionItem({ item }: { item: ConversationItem }) {
       return <Alert severity="error">{str(item.exception) || 'The agent hit an error.'}</Alert>;
     case 'OutOfCreditsEvent':
       return <OutOfCreditsNotice />;
+    case 'OverBudgetEvent':
+    case 'OverCreditLimitEvent':
+      return <OverBudget limit={num(item.credit_limit)} />;
     case 'TaskCompleteEvent':
       return <Alert severity="success">{str(item.task_summary) || 'Task complete'}</Alert>;
     case 'InterruptEvent':
@@ -103,6 +123,28 @@ function ActionItem({ item }: { item: ConversationItem }) {
             </Button>
           ) : null}
         </Line>
+      );
+    case 'WaitEvent':
+      return (
+        <Line>
+          {item.wait_status === 'waiting' ? 'Waiting' : 'Waited'}
+          {num(item.seconds) ? ` ${num(item.seconds)} s` : ''} for new activity.
+        </Line>
+      );
+    case 'WakeEvent':
+      return (
+        <Line>
+          Woke up{item.wake_status && item.wake_status !== 'woke' ? ` (${str(item.wake_status)})` : ''}.
+        </Line>
+      );
+    case 'ShutdownEvent':
+      // A clean shutdown is noise; one with an exception is the reason the agent stopped.
+      return item.exception ? (
+        <Alert severity="error" icon={<ErrorIcon fontSize="inherit" />}>
+          The sandbox stopped: {str(item.exception)}
+        </Alert>
+      ) : (
+        <Line>Sandbox stopped.</Line>
       );
     default:
       return <Line>{str(item.summary) || item.action_type}</Line>;
@@ -140,12 +182,6 @@ function ShellGroup({ entry }: { entry: Extract<FeedEntry, { kind: 'shell' }> })
   );
 }
 
-interface Workflow {
-  workflow_name?: unknown;
-  workflow_status?: unknown;
-  workflow_run_id?: unknown;
-}
-
 const WORKFLOW_COLORS: Record<string, 'success' | 'error' | 'default'> = {
   success: 'success',
   failure: 'error',
@@ -154,7 +190,7 @@ const WORKFLOW_COLORS: Record<string, 'success' | 'error' | 'default'> = {
 /** A commit with its format-script status and the CI workflows reported for its sha (workspace §3, §4). */
 function CommitItem({ item }: { item: ConversationItem }) {
   const openTab = useOpenTab();
-  const workflows = Array.isArray(item.workflows) ? (item.workflows as Workflow[]) : [];
+  const workflows = visibleWorkflows(item, Date.now());
   const logId = str(item.script_log);
   return (
     <Paper variant="outlined" sx={{ p: 1 }} data-testid="feed-commit">
@@ -214,6 +250,24 @@ function ViewItem({ item }: { item: ConversationItem }) {
   );
 }
 
+/** 'Exceeded budget of {n}¢ since last message. Change budget here. Message to continue.' */
+function OverBudget({ limit }: { limit: number }) {
+  const repo = useFeedRepo();
+  return (
+    <Alert severity="warning">
+      Exceeded budget of {limit}¢ since last message.{' '}
+      {repo ? (
+        <Link component={RouterLink} to={`/gh/${repo.repoName}/settings#behavior`}>
+          Change budget here
+        </Link>
+      ) : (
+        'Change budget here'
+      )}
+      . Message to continue.
+    </Alert>
+  );
+}
+
 /** One feed row (workspace §3 items); richer views (diffs, logs) open in tabs. */
 export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId: string | undefined }) {
   if (entry.kind === 'shell') return <ShellGroup entry={entry} />;
@@ -245,12 +299,7 @@ export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId:
         </Line>
       );
     case 'over_budget':
-      return (
-        <Alert severity="warning">
-          Exceeded budget of {num(item.credit_limit)}¢ since last message. Change budget here. Message to
-          continue.
-        </Alert>
-      );
+      return <OverBudget limit={num(item.credit_limit)} />;
     case 'action':
       return <ActionItem item={item} />;
     default:

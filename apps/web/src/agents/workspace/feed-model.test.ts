@@ -1,6 +1,6 @@
 import type { ConversationItem } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
-import { feedEntries, mergeItems, unresolvedPending } from './feed-model';
+import { feedEntries, mergeItems, unresolvedPending, visibleWorkflows } from './feed-model';
 
 let clock = 0;
 const item = (over: Partial<ConversationItem> & Record<string, unknown>): ConversationItem => ({
@@ -62,6 +62,31 @@ describe('the feed model', () => {
       'shell',
       'WakeEvent',
       'ShutdownEvent',
+    ]);
+  });
+});
+
+describe('commit workflows', () => {
+  const commit = (timestamp: string) => ({
+    item_type: 'commit',
+    action_uuid: 'c1',
+    pid: null,
+    timestamp,
+    action_type: null,
+    user_id: null,
+    workflows: [
+      { workflow_name: 'CI', workflow_status: 'in_progress' },
+      { workflow_name: 'Lint', workflow_status: 'success' },
+      { workflow_name: 'Deploy', workflow_status: 'failure' },
+    ],
+  });
+  const now = Date.parse('2026-11-23T12:00:00Z');
+
+  it('shows every status for 30 minutes, then only success and failure', () => {
+    expect(visibleWorkflows(commit('2026-11-23T11:31:00Z'), now)).toHaveLength(3);
+    expect(visibleWorkflows(commit('2026-11-23T11:29:00Z'), now).map((w) => w.workflow_name)).toEqual([
+      'Lint',
+      'Deploy',
     ]);
   });
 });

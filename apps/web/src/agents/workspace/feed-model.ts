@@ -67,3 +67,23 @@ export function feedEntries(items: ConversationItem[]): FeedEntry[] {
   });
   return entries;
 }
+
+export interface WorkflowEntry {
+  workflow_name?: unknown;
+  workflow_status?: unknown;
+  workflow_run_id?: unknown;
+}
+
+/** Workflow cleanup (workspace §9): after 30 minutes only finished runs are worth showing. */
+export const WORKFLOW_CLEANUP_MS = 30 * 60 * 1000;
+
+/**
+ * A commit's workflows as the feed shows them: entries older than 30 minutes keep only success or
+ * failure (a run still 'queued' then is stale news, not progress).
+ */
+export function visibleWorkflows(item: ConversationItem, now: number): WorkflowEntry[] {
+  const workflows = Array.isArray(item.workflows) ? (item.workflows as WorkflowEntry[]) : [];
+  const age = now - Date.parse(item.timestamp);
+  if (!(age > WORKFLOW_CLEANUP_MS)) return workflows;
+  return workflows.filter((w) => w.workflow_status === 'success' || w.workflow_status === 'failure');
+}

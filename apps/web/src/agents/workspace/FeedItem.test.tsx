@@ -1,0 +1,91 @@
+import type { ConversationItem } from '@tandem/shared';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { FeedEntryView } from './FeedItem';
+import { FeedRepoContext, OpenTabContext } from './open-tab-context';
+import type { WorkspaceTab } from './tabs';
+
+const base = { pid: null, user_id: null, timestamp: new Date().toISOString(), action_type: null };
+const item = (fields: Partial<ConversationItem> & { item_type: string }): ConversationItem => ({
+  ...base,
+  action_uuid: `u-${Math.random()}`,
+  ...fields,
+});
+
+function show(entry: ConversationItem, openTab: (tab: WorkspaceTab) => void = () => undefined) {
+  return render(
+    <MemoryRouter>
+      <OpenTabContext.Provider value={openTab}>
+        <FeedRepoContext.Provider value={{ repoName: 'acme/webapp', branch: 'tandem-1' }}>
+          <FeedEntryView entry={{ kind: 'item', key: entry.action_uuid, item: entry }} viewerId="me" />
+        </FeedRepoContext.Provider>
+      </OpenTabContext.Provider>
+    </MemoryRouter>,
+  );
+}
+
+describe('feed items', () => {
+  it('shows a commit with its format script running, its workflows and its log', () => {
+    const open = vi.fn();
+    show(
+      item({
+        item_type: 'commit',
+        commit_sha: 'abcdef1234567',
+        branch: 'tandem-1',
+        commit_message: 'Add subtract',
+        script_status: 'pending',
+        script_log: '11111111-1111-4111-8111-111111111111',
+        workflows: [{ workflow_name: 'CI', workflow_status: 'in_progress' }],
+      }),
+      open,
+    );
+    expect(screen.getByText('Committed abcdef1 to tandem-1: Add subtract')).toBeTruthy();
+    expect(screen.getByText('Running format script...')).toBeTruthy();
+    expect(screen.getByText('CI: in progress')).toBeTruthy();
+    screen.getByRole('button', { name: 'View log' }).click();
+    expect(open).toHaveBeenCalledWith({
+      kind: 'log',
+      logId: '11111111-1111-4111-8111-111111111111',
+      path: '.tandem/format.sh',
+    });
+  });
+
+  it('links the over-budget notice to the repository settings', () => {
+    show(item({ item_type: 'action', action_type: 'OverBudgetEvent', credit_limit: 1500 }));
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe(
+      'Exceeded budget of 1500¢ since last message. Change budget here. Message to continue.',
+    );
+    expect(within(alert).getByRole('link', { name: 'Change budget here' }).getAttribute('href')).toBe(
+      '/gh/acme/webapp/settings#behavior',
+    );
+  });
+
+  it('opens a viewed file at the branch, and shows review comments of a message', () => {
+    const open = vi.fn();
+    show(item({ item_type: 'view', files: { 'src/math.js': ['x', [1, 2]] } }), open);
+    screen.getByRole('button', { name: 'src/math.js' }).click();
+    expect(open).toHaveBeenCalledWith({
+      kind: 'file',
+      repositoryName: 'acme/webapp',
+      path: 'src/math.js',
+      ref: 'tandem-1',
+    });
+    show(
+      item({
+        item_type: 'message',
+        message: '',
+        username: 'bob',
+        review_comments: [{ path: 'src/math.js', line: 2, body: 'Call it minus?' }],
+      }),
+    );
+    const comments = screen.getByRole('list', { name: 'Review comments' });
+    expect(comments.textContent).toBe('src/math.js:2 Call it minus?');
+  });
+
+  it('marks a shutdown with an exception as an error', () => {
+    show(item({ item_type: 'action', action_type: 'ShutdownEvent', exception: 'Out of memory' }));
+    expect(screen.getByRole('alert').textContent).toContain('The sandbox stopped: Out of memory');
+  });
+});
