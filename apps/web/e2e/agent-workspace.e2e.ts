@@ -75,6 +75,13 @@ describe('the agent workspace', () => {
     // Archiving from its own page goes to the repository's agents.
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.waitForURL(/\/gh\/acme\/webapp\/agents$/);
+    await page.getByText('Agent archived').waitFor();
+    // And unarchiving from the page keeps the user there.
+    await page.goto(`/gh/acme/webapp/agent/${agentId}`);
+    await page.getByRole('button', { name: 'Unarchive' }).click();
+    await page.getByText('Agent unarchived').waitFor();
+    await page.getByRole('button', { name: 'Archive' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/gh/acme/webapp/agent/${agentId}`);
     await context.close();
   });
 
@@ -92,6 +99,8 @@ describe('the agent workspace', () => {
     const feed = page.getByRole('log', { name: 'Conversation' });
     await feed.getByText('Open me right away').first().waitFor();
     await feed.getByText('Read the README.').waitFor();
+    // temp_title names the agent until it names itself.
+    await page.getByRole('heading', { level: 1, name: /^[▶⏸] Open me right away$/ }).waitFor();
     // The hand-over parameters are gone from the address, and the message shows once.
     expect(new URL(page.url()).search).toBe('');
     expect(await feed.getByText('Open me right away').count()).toBe(1);

@@ -190,6 +190,10 @@ describe('agents manager', () => {
     expect(await agentRow(page, archived).getByRole('button', { name: 'Unarchive agent' }).isVisible()).toBe(
       true,
     );
+    // Unarchiving under is:archived updates the row in place.
+    await agentRow(page, archived).getByRole('button', { name: 'Unarchive agent' }).click();
+    await page.getByText('Agent unarchived').waitFor();
+    await agentRow(page, archived).getByRole('button', { name: 'Archive agent' }).waitFor();
 
     await page.getByRole('button', { name: 'Show all' }).click();
     await page.waitForURL((url) => !url.searchParams.has('searchTerm'));

@@ -134,6 +134,14 @@ describe('AgentsManager', () => {
     expect(await screen.findByText('Agent archived')).toBeTruthy();
   });
 
+  it('shows the notice a page handed over when it sent the user here', async () => {
+    api(() => ({ agents: [], count: 0 }));
+    renderSignedIn(<AgentsManager />, {
+      state: { notice: { severity: 'success', message: 'Agent archived' } },
+    });
+    expect(await screen.findByText('Agent archived')).toBeTruthy();
+  });
+
   it('under is:archived the row stays and turns into Unarchive', async () => {
     api(() => ({ agents: [working], count: 1 }));
     renderSignedIn(<AgentsManager />, { path: '/agents?searchTerm=is%3Aarchived' });

@@ -1,5 +1,6 @@
 import Stack from '@mui/material/Stack';
 import { useCallback, useState } from 'react';
+import { useLocation } from 'react-router';
 import { useCurrentUser } from '../../auth/current-user';
 import { AgentsTable } from './AgentsTable';
 import { NewAgentForm } from './NewAgentForm';
@@ -12,7 +13,11 @@ import { NoticeSnackbar, type Notice } from './Notice';
  */
 export function AgentsManager(props: { repository?: string }) {
   const { user } = useCurrentUser();
-  const [notice, setNotice] = useState<(Notice & { key: number }) | null>(null);
+  // A page that sent the user here may hand over its notice ('Agent archived' from the workspace).
+  const handedOver = (useLocation().state as { notice?: Notice } | null)?.notice;
+  const [notice, setNotice] = useState<(Notice & { key: number }) | null>(() =>
+    handedOver ? { ...handedOver, key: Date.now() } : null,
+  );
   const notify = useCallback((next: Notice) => setNotice({ ...next, key: Date.now() }), []);
   if (!user) return null;
   return (

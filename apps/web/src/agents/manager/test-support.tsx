@@ -84,12 +84,19 @@ function Location() {
 }
 
 /** Renders `ui` signed in as `user`, at `path`, with the current location in [data-testid=location]. */
-export function renderSignedIn(ui: ReactNode, options: { user?: User; path?: string } = {}) {
+/** `/agents?x=1` → its pathname and search, as a router entry takes them. */
+function pathOf(path: string | undefined) {
+  if (!path) return {};
+  const [pathname = '/agents', search] = path.split('?');
+  return { pathname, search: search ? `?${search}` : '' };
+}
+
+export function renderSignedIn(ui: ReactNode, options: { user?: User; path?: string; state?: unknown } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   client.setQueryData(currentUserKey, options.user ?? bob);
   const view = render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[options.path ?? '/agents']}>
+      <MemoryRouter initialEntries={[{ pathname: '/agents', ...pathOf(options.path), state: options.state }]}>
         <Routes>
           <Route
             path="*"

@@ -12,7 +12,7 @@ import type { AgentMetadata } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isWorking } from '../agent-display';
-import type { Notify } from '../manager/Notice';
+import type { Notice, Notify } from '../manager/Notice';
 import { ARCHIVE_MESSAGES, CONFLICT_NOTICE_MS, UnarchiveConflict } from '../manager/use-archive';
 import { AgentTitle } from './AgentTitle';
 import { DocsButton, PortsMenu, RunScriptsMenu, SpiceButton, ViewDiffButton } from './AgentToolbarMenus';
@@ -56,12 +56,12 @@ export function AgentTopBar(props: {
         );
         return;
       }
-      notify({
-        severity: 'success',
-        message: archiving ? ARCHIVE_MESSAGES.archived : ARCHIVE_MESSAGES.unarchived,
-      });
-      // Archiving on the agent's own page goes back to the repository's list (workspace §4).
-      if (archiving) navigate(`/gh/${agent.repo_name}/agents`);
+      // Archiving on the agent's own page goes back to the repository's list (workspace §4),
+      // which shows the notice.
+      if (archiving) {
+        const notice: Notice = { severity: 'success', message: ARCHIVE_MESSAGES.archived };
+        void navigate(`/gh/${agent.repo_name}/agents`, { state: { notice } });
+      } else notify({ severity: 'success', message: ARCHIVE_MESSAGES.unarchived });
     } catch {
       notify({ severity: 'error', message: failed });
     }

@@ -20,6 +20,7 @@ import { AgentTopBar } from './AgentTopBar';
 import { useAutoOpenDiff } from './auto-open-diff';
 import { NoticeSnackbar, type Notice } from '../manager/Notice';
 import type { ImageAttachment } from '../manager/image-files';
+import { AddCommentContext, addPendingComment, type PendingReviewComment } from './review-comments';
 import { Composer } from './Composer';
 import { SourcesPanel } from './SourcesPanel';
 import { FeedList } from './FeedList';
@@ -32,8 +33,10 @@ import { agentPath, isWorking } from '../agent-display';
 import { feedEntries, unresolvedPending, type PendingMessage } from './feed-model';
 
 /** Seeds the pending message the new-agent form handed over in the URL, then cleans the URL. */
-function useSeededPending(): PendingMessage[] {
+function useSeededPending(): { pending: PendingMessage[]; tempTitle: string | null } {
   const [params, setParams] = useSearchParams();
+  // Shown until the agent names itself (workspace §2 temp_title).
+  const [tempTitle] = useState(() => params.get('temp_title'));
   const [seed] = useState<PendingMessage[]>(() => {
     const message = params.get('message');
     const eventUuid = params.get('event_uuid');
@@ -47,8 +50,10 @@ function useSeededPending(): PendingMessage[] {
     for (const key of ['message', 'event_uuid', 'temp_title', 'image_count']) next.delete(key);
     setParams(next, { replace: true });
   }, [params, setParams]);
-  return seed;
+  return { pending: seed, tempTitle };
 }
+
+const DEFAULT_TITLE = 'New Chat';
 
 /** The agent workspace: `/gh/{owner}/{repo}/agent/{id}`, also reached as `/agent/{id}` and `/agents/{id}`. */
 export function AgentWorkspacePage() {
@@ -58,7 +63,7 @@ export function AgentWorkspacePage() {
   const conversation = useConversation(agentId);
   const actions = useAgentActions(agentId);
   const seeded = useSeededPending();
-  const [pending, setPending] = useState<PendingMessage[]>(seeded);
+  const [pending, setPending] = useState<PendingMessage[]>(seeded.pending);
   const [notice, setNotice] = useState<(Notice & { key: number }) | null>(null);
   const notify = useCallback((next: Notice) => setNotice({ ...next, key: Date.now() }), []);
   const [followToken, setFollowToken] = useState(0);
@@ -121,12 +126,28 @@ export function AgentWorkspacePage() {
   const feedRepo = agent.repo_name
     ? { repoName: agent.repo_name, branch: primaryBranch(agent)?.branch ?? null }
     : null;
-  const send = async (message: string, images: ImageAttachment[]) => {
+  // One tab view, beside the chat or (small screens) in the drawer.
+  const tabs = (
+    <WorkspaceTabs
+      layout={layout}
+      onLayout={updateLayout}
+      agentId={agent.id}
+      items={conversation.items}
+      spice={conversation.spice}
+      entries={entries}
+    />
+  );
+  // Review comments come from whoever may message the agent (workspace §6).
+  const addComment =
+    agent.is_own || user?.admin
+      ? (comment: Parameters<typeof addPendingComment>[1]) => void addPendingComment(agent.id, comment)
+      : null;
+  const send = async (message: string, images: ImageAttachment[], comments: PendingReviewComment[]) => {
     const entry: PendingMessage = { event_uuid: null, message, image_count: images.length };
     setPending((list) => [...list, entry]);
     setFollowToken((n) => n + 1);
     try {
-      const { event_uuid } = await actions.send({ message, images });
+      const { event_uuid } = await actions.send({ message, images, comments });
       setPending((list) => list.map((p) => (p === entry ? { ...p, event_uuid } : p)));
     } catch (error) {
       setPending((list) => list.filter((p) => p !== entry));
@@ -136,81 +157,73 @@ export function AgentWorkspacePage() {
   return (
     <OpenTabContext.Provider value={openTab}>
       <FeedRepoContext.Provider value={feedRepo}>
-        <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
-          <AgentTopBar
-            agent={agent}
-            admin={Boolean(user?.admin)}
-            small={small}
-            actions={actions}
-            onOpen={openTab}
-            notify={notify}
-          />
-          <Stack direction="row" spacing={1} sx={{ flex: 1, minHeight: 0 }}>
-            <Stack sx={{ flex: 1, minWidth: 0 }}>
-              <FeedList
-                entries={entries}
-                pending={shownPending}
-                working={working}
-                viewerId={user?.user_id}
-                hasMore={conversation.hasMore}
-                loadingOlder={conversation.loadingOlder}
-                onLoadOlder={() => void conversation.loadOlder()}
-                followToken={followToken}
-              />
-            </Stack>
-            {layout.tabs.length && !small ? (
-              <Paper variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
-                <WorkspaceTabs
-                  layout={layout}
-                  onLayout={updateLayout}
-                  agentId={agent.id}
-                  items={conversation.items}
-                  spice={conversation.spice}
+        <AddCommentContext.Provider value={addComment}>
+          <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
+            <AgentTopBar
+              agent={
+                seeded.tempTitle && agent.title === DEFAULT_TITLE
+                  ? { ...agent, title: seeded.tempTitle }
+                  : agent
+              }
+              admin={Boolean(user?.admin)}
+              small={small}
+              actions={actions}
+              onOpen={openTab}
+              notify={notify}
+            />
+            <Stack direction="row" spacing={1} sx={{ flex: 1, minHeight: 0 }}>
+              <Stack sx={{ flex: 1, minWidth: 0 }}>
+                <FeedList
                   entries={entries}
+                  pending={shownPending}
+                  working={working}
+                  viewerId={user?.user_id}
+                  hasMore={conversation.hasMore}
+                  loadingOlder={conversation.loadingOlder}
+                  onLoadOlder={() => void conversation.loadOlder()}
+                  followToken={followToken}
                 />
-              </Paper>
+              </Stack>
+              {layout.tabs.length && !small ? (
+                <Paper variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
+                  {tabs}
+                </Paper>
+              ) : null}
+            </Stack>
+            {small && layout.tabs.length ? (
+              <>
+                <Button
+                  size="small"
+                  onClick={() => setDrawerOpen(true)}
+                  sx={{ alignSelf: 'flex-start' }}
+                  startIcon={
+                    <Badge badgeContent={layout.tabs.length} color="primary">
+                      <TabIcon />
+                    </Badge>
+                  }
+                >
+                  Tabs
+                </Button>
+                <Drawer
+                  anchor="bottom"
+                  open={drawerOpen}
+                  onClose={() => setDrawerOpen(false)}
+                  slotProps={{ paper: { sx: { height: '90%' } } }}
+                >
+                  {tabs}
+                </Drawer>
+              </>
+            ) : null}
+            {agent.is_own || user?.admin ? (
+              <Stack spacing={1}>
+                <SourcesPanel agent={agent} />
+                <AgentSettingsBar agent={agent} canEdit admin={Boolean(user?.admin)} />
+                <Composer agentId={agent.id} onSend={send} />
+              </Stack>
             ) : null}
           </Stack>
-          {small && layout.tabs.length ? (
-            <>
-              <Button
-                size="small"
-                onClick={() => setDrawerOpen(true)}
-                sx={{ alignSelf: 'flex-start' }}
-                startIcon={
-                  <Badge badgeContent={layout.tabs.length} color="primary">
-                    <TabIcon />
-                  </Badge>
-                }
-              >
-                Tabs
-              </Button>
-              <Drawer
-                anchor="bottom"
-                open={drawerOpen}
-                onClose={() => setDrawerOpen(false)}
-                slotProps={{ paper: { sx: { height: '90%' } } }}
-              >
-                <WorkspaceTabs
-                  layout={layout}
-                  onLayout={updateLayout}
-                  agentId={agent.id}
-                  items={conversation.items}
-                  spice={conversation.spice}
-                  entries={entries}
-                />
-              </Drawer>
-            </>
-          ) : null}
-          {agent.is_own || user?.admin ? (
-            <Stack spacing={1}>
-              <SourcesPanel agent={agent} />
-              <AgentSettingsBar agent={agent} canEdit admin={Boolean(user?.admin)} />
-              <Composer agentId={agent.id} onSend={send} />
-            </Stack>
-          ) : null}
-        </Stack>
-        <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
+          <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
+        </AddCommentContext.Provider>
       </FeedRepoContext.Provider>
     </OpenTabContext.Provider>
   );
