@@ -14,8 +14,15 @@ import { ModelSelect } from '../manager/ModelSelect';
 import { metadataKey } from './agent-api';
 
 /** Model, review model and the context gauge with its summarization-limit editor. */
-export function AgentSettingsBar(props: { agent: AgentMetadata; canEdit: boolean; admin: boolean }) {
-  const { agent, canEdit, admin } = props;
+export function AgentSettingsBar(props: {
+  agent: AgentMetadata;
+  /** The summarization-limit editor (owner or admin). */
+  canEdit: boolean;
+  /** The model selectors; in party mode only admins change them. */
+  canChooseModels: boolean;
+  admin: boolean;
+}) {
+  const { agent, canEdit, canChooseModels, admin } = props;
   const queryClient = useQueryClient();
   const models = useModelList();
   const [error, setError] = useState<string | null>(null);
@@ -63,7 +70,7 @@ export function AgentSettingsBar(props: { agent: AgentMetadata; canEdit: boolean
               models={models.data.models}
               admin={admin}
               value={agent.model}
-              disabled={!canEdit}
+              disabled={!canChooseModels}
               onChange={(model) =>
                 void put('update-model', { model }, 'There was an error setting the agent model.')
               }
@@ -74,7 +81,7 @@ export function AgentSettingsBar(props: { agent: AgentMetadata; canEdit: boolean
               models={models.data.models}
               admin={admin}
               value={agent.review_model}
-              disabled={!canEdit}
+              disabled={!canChooseModels}
               onChange={(model) =>
                 void put(
                   'update-review-model',

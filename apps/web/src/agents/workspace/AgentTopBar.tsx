@@ -17,25 +17,25 @@ import { ARCHIVE_MESSAGES, CONFLICT_NOTICE_MS, UnarchiveConflict } from '../mana
 import { AgentTitle } from './AgentTitle';
 import { DocsButton, PortsMenu, RunScriptsMenu, SpiceButton, ViewDiffButton } from './AgentToolbarMenus';
 import type { useAgentActions } from './agent-api';
+import type { WorkspacePermissions } from './permissions';
 import type { WorkspaceTab } from './tabs';
 
 /** Workspace §2 "Agent page items": title, pause, View Diff, ports, Run Scripts, Docs, Spice, archive. */
 export function AgentTopBar(props: {
   agent: AgentMetadata;
-  admin: boolean;
+  can: WorkspacePermissions;
   small: boolean;
   actions: ReturnType<typeof useAgentActions>;
   onOpen: (tab: WorkspaceTab) => void;
   notify: Notify;
 }) {
-  const { agent, admin, actions, onOpen, notify } = props;
+  const { agent, can, actions, onOpen, notify } = props;
   const navigate = useNavigate();
   const working = isWorking(agent.status);
   const [pausing, setPausing] = useState(false);
   useEffect(() => {
     if (!working) setPausing(false);
   }, [working]);
-  const steerable = agent.is_own || admin;
   const supervisor = agent.agent_type === 'supervisor';
 
   const archive = async () => {
@@ -74,13 +74,16 @@ export function AgentTopBar(props: {
           <AgentTitle
             title={agent.title || (supervisor ? 'Agent Report' : 'New Chat')}
             working={working}
-            canEdit={steerable}
+            canEdit={can.editTitle}
             onRename={actions.rename}
           />
         )}
         {supervisor ? <Chip size="small" color="secondary" label="Supervisor" /> : null}
       </Box>
-      {working && steerable ? (
+      {working && can.pause === 'spinner' ? (
+        <CircularProgress size={20} aria-label="Agent is working" />
+      ) : null}
+      {working && can.pause === 'button' ? (
         <Tooltip title="Pause">
           <span>
             <IconButton
@@ -98,10 +101,10 @@ export function AgentTopBar(props: {
       ) : null}
       <ViewDiffButton agent={agent} onOpen={onOpen} />
       <PortsMenu agent={agent} />
-      {steerable ? <RunScriptsMenu agent={agent} notify={notify} /> : null}
+      {can.runScripts ? <RunScriptsMenu agent={agent} notify={notify} /> : null}
       <DocsButton />
-      {admin ? <SpiceButton onOpen={onOpen} /> : null}
-      {agent.is_own ? (
+      {can.spice ? <SpiceButton onOpen={onOpen} /> : null}
+      {can.archive ? (
         <Button
           size="small"
           startIcon={agent.archived ? <UnarchiveIcon /> : <ArchiveIcon />}

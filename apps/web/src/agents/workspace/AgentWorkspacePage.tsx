@@ -17,6 +17,7 @@ import { useBreadcrumbs } from '../../layout/breadcrumbs';
 import { NotFoundPage } from '../../pages/NotFoundPage';
 import { AgentSettingsBar } from './AgentSettingsBar';
 import { AgentTopBar } from './AgentTopBar';
+import { workspacePermissions } from './permissions';
 import { useAutoOpenDiff } from './auto-open-diff';
 import { NoticeSnackbar, type Notice } from '../manager/Notice';
 import type { ImageAttachment } from '../manager/image-files';
@@ -56,7 +57,7 @@ function useSeededPending(): { pending: PendingMessage[]; tempTitle: string | nu
 const DEFAULT_TITLE = 'New Chat';
 
 /** The agent workspace: `/gh/{owner}/{repo}/agent/{id}`, also reached as `/agent/{id}` and `/agents/{id}`. */
-export function AgentWorkspacePage() {
+export function AgentWorkspacePage(props: { party?: boolean } = {}) {
   const { owner, repo, agentId = '' } = useParams();
   const { user } = useCurrentUser();
   const metadata = useAgentMetadata(agentId);
@@ -137,11 +138,15 @@ export function AgentWorkspacePage() {
       entries={entries}
     />
   );
+  const can = workspacePermissions({
+    isOwn: agent.is_own,
+    admin: Boolean(user?.admin),
+    party: props.party ?? false,
+  });
   // Review comments come from whoever may message the agent (workspace §6).
-  const addComment =
-    agent.is_own || user?.admin
-      ? (comment: Parameters<typeof addPendingComment>[1]) => void addPendingComment(agent.id, comment)
-      : null;
+  const addComment = can.chat
+    ? (comment: Parameters<typeof addPendingComment>[1]) => void addPendingComment(agent.id, comment)
+    : null;
   const send = async (message: string, images: ImageAttachment[], comments: PendingReviewComment[]) => {
     const entry: PendingMessage = { event_uuid: null, message, image_count: images.length };
     setPending((list) => [...list, entry]);
@@ -165,7 +170,7 @@ export function AgentWorkspacePage() {
                   ? { ...agent, title: seeded.tempTitle }
                   : agent
               }
-              admin={Boolean(user?.admin)}
+              can={can}
               small={small}
               actions={actions}
               onOpen={openTab}
@@ -214,10 +219,15 @@ export function AgentWorkspacePage() {
                 </Drawer>
               </>
             ) : null}
-            {agent.is_own || user?.admin ? (
+            {can.chat ? (
               <Stack spacing={1}>
                 <SourcesPanel agent={agent} />
-                <AgentSettingsBar agent={agent} canEdit admin={Boolean(user?.admin)} />
+                <AgentSettingsBar
+                  agent={agent}
+                  canEdit={can.editLimit}
+                  canChooseModels={can.chooseModels}
+                  admin={Boolean(user?.admin)}
+                />
                 <Composer agentId={agent.id} onSend={send} />
               </Stack>
             ) : null}
