@@ -41,6 +41,16 @@ describe('SourcesPanel', () => {
     expect(screen.getByRole('button', { name: 'Show subscriptions' })).toBeTruthy();
   });
 
+  it('expands when a branch subscription arrives while the page is open', () => {
+    localStorage.setItem('sourcesCollapsed:agent-1', '1');
+    const issue = source({ type: 'issue', number: 1, branch: null });
+    const view = render(<SourcesPanel agent={agent({ 'acme/webapp': [issue] })} />);
+    expect(screen.getByRole('button', { name: 'Show subscriptions' })).toBeTruthy();
+    view.rerender(<SourcesPanel agent={agent({ 'acme/webapp': [issue, source({})] })} />);
+    expect(screen.getByRole('button', { name: 'Hide subscriptions' })).toBeTruthy();
+    expect(localStorage.getItem('sourcesCollapsed:agent-1')).toBe('0');
+  });
+
   it('shows nothing without sources', () => {
     const { container } = render(<SourcesPanel agent={agent({})} />);
     expect(container.textContent).toBe('');

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { AgentMetadata, Source } from '@tandem/shared';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { readStored, writeStored } from '../../lib/storage';
 
 const collapsedKey = (agentId: string) => `sourcesCollapsed:${agentId}`;
@@ -21,6 +21,21 @@ function label(source: Source): string {
 export function SourcesPanel({ agent }: { agent: AgentMetadata }) {
   const [collapsed, setCollapsed] = useState(() => readStored(collapsedKey(agent.id)) === '1');
   const groups = Object.entries(agent.sources).filter(([, list]) => list.length > 0);
+  // A branch subscription that arrives while the page is open expands the panel (workspace §4).
+  const branchIds = groups
+    .flatMap(([, list]) => list)
+    .filter((s) => s.type === 'branch')
+    .map((s) => s.id)
+    .join(',');
+  const seenBranches = useRef(branchIds);
+  useEffect(() => {
+    const seen = new Set(seenBranches.current.split(','));
+    seenBranches.current = branchIds;
+    if (branchIds.split(',').some((id) => id && !seen.has(id))) {
+      writeStored(collapsedKey(agent.id), '0');
+      setCollapsed(false);
+    }
+  }, [branchIds, agent.id]);
   if (!groups.length) return null;
   const toggle = () => {
     writeStored(collapsedKey(agent.id), collapsed ? '0' : '1');
