@@ -73,6 +73,20 @@ describe('retry rule', () => {
     await expect(getRepo(client({ requestTimeoutMs: 50 }))).rejects.toMatchObject({ status: 500 });
     expect(server.requests).toHaveLength(4);
   });
+  it("gives every request its own timeout: a request long after another does not inherit the old one's", async () => {
+    // Octokit hands consecutive requests the same `request` options object; a timeout written
+    // there by one request once made every request more than the timeout later fail at once.
+    const octokit = client({ requestTimeoutMs: 100 });
+    server.answer({ status: 200, body: { default_branch: 'main' } });
+    await getRepo(octokit);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    server.answer({ status: 200, body: { default_branch: 'main' } });
+    const { data } = await getRepo(octokit);
+    expect(data.default_branch).toBe('main');
+    // Answered at the first attempt (answer() cleared the first request's record).
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('does not retry a request its caller aborted', async () => {
     server.answer({ status: 200, hang: true });
     const controller = new AbortController();

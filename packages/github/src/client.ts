@@ -52,18 +52,28 @@ interface TransportOptions {
 /**
  * Innermost hooks, so they run again on every retry: a fresh token from the token source and a
  * fresh per-attempt timeout (Octokit has none; a hung code host would stall an agent for ever).
- * Hook chains hand every layer the same options object, so changes must be made in place; the
- * caller's own abort signal is remembered so a retry does not inherit an expired timeout.
+ * Hook chains hand every layer the same endpoint object, so it is changed in place; but its
+ * `request` options object can be shared by every request of the client, so the signal goes
+ * into a copy of it. The caller's own abort signal is remembered per endpoint (a retry must not
+ * take the expired timeout of the attempt before for the caller's), and signals made here are
+ * never taken for a caller's: otherwise a request long after another inherited its old timeout
+ * and failed at once.
  */
 function transport(octokit: CoreOctokit, options: OctokitOptions) {
   const { tokenSource, requestTimeoutMs } = options.transport as TransportOptions;
   const callerSignals = new WeakMap<object, AbortSignal | undefined>();
+  const ours = new WeakSet<AbortSignal>();
   octokit.hook.wrap('request', async (request, endpoint) => {
-    const settings = (endpoint.request ??= {});
-    if (!callerSignals.has(endpoint)) callerSignals.set(endpoint, settings.signal ?? undefined);
+    const settings = endpoint.request ?? {};
+    if (!callerSignals.has(endpoint)) {
+      const given = settings.signal ?? undefined;
+      callerSignals.set(endpoint, given && !ours.has(given) ? given : undefined);
+    }
     const callerSignal = callerSignals.get(endpoint);
     const timeout = AbortSignal.timeout(requestTimeoutMs);
-    settings.signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    ours.add(signal);
+    endpoint.request = { ...settings, signal };
     if (tokenSource) endpoint.headers.authorization = `token ${await tokenSource()}`;
     return request(endpoint);
   });
