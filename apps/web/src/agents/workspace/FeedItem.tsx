@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ConversationItem } from '@tandem/shared';
 import { Link as RouterLink } from 'react-router';
-import { visibleWorkflows, type FeedEntry } from './feed-model';
+import { shellTranscript, visibleWorkflows, type FeedEntry } from './feed-model';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { useFeedRepo, useOpenTab } from './open-tab-context';
 
@@ -152,7 +152,7 @@ function ActionItem({ item }: { item: ConversationItem }) {
 }
 
 function ShellGroup({ entry }: { entry: Extract<FeedEntry, { kind: 'shell' }> }) {
-  const output = entry.messages.map((m) => str(m.message)).join('');
+  const output = shellTranscript(entry.shell, entry.messages);
   const openTab = useOpenTab();
   const pid = entry.shell.pid;
   return (

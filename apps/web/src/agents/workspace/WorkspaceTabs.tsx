@@ -11,7 +11,7 @@ import { DiffWindow } from './diff/DiffWindow';
 import { FileViewer } from './files/FileViewer';
 import { LogWindow } from './logs/LogWindow';
 import { SpiceWindow } from './spice/SpiceWindow';
-import type { FeedEntry } from './feed-model';
+import { shellTranscript, type FeedEntry } from './feed-model';
 import { closeTab, tabId, tabTitle, type Layout, type WorkspaceTab } from './tabs';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -47,7 +47,7 @@ function ShellWindow({ pid, entries }: { pid: number; entries: FeedEntry[] }) {
           whiteSpace: 'pre-wrap',
         }}
       >
-        {shell.messages.map((m) => str(m.message)).join('')}
+        {shellTranscript(shell.shell, shell.messages)}
       </Box>
     </Stack>
   );

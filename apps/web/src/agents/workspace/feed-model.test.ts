@@ -1,6 +1,6 @@
 import type { ConversationItem } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
-import { feedEntries, mergeItems, unresolvedPending, visibleWorkflows } from './feed-model';
+import { feedEntries, mergeItems, shellTranscript, unresolvedPending, visibleWorkflows } from './feed-model';
 
 let clock = 0;
 const item = (over: Partial<ConversationItem> & Record<string, unknown>): ConversationItem => ({
@@ -88,5 +88,31 @@ describe('commit workflows', () => {
       'Lint',
       'Deploy',
     ]);
+  });
+});
+
+describe('shell transcript', () => {
+  const msg = (message_type: string, message: string) => ({
+    item_type: 'shell_message',
+    action_uuid: 's1',
+    pid: 7,
+    timestamp: '2026-11-23T12:00:00Z',
+    action_type: null,
+    user_id: null,
+    message_type,
+    message,
+  });
+  const shell = { ...msg('shell', ''), item_type: 'shell', command: 'npm test' };
+
+  it('leaves out the opening command, marks later input and puts the exit on its own line', () => {
+    expect(
+      shellTranscript(shell, [
+        msg('stdin', 'npm test'),
+        msg('stdout', 'ok 1\nok 2'),
+        msg('stdin', 'y'),
+        msg('stdout', 'done'),
+        msg('shutdown', 'Process exited with code 0'),
+      ]),
+    ).toBe('ok 1\nok 2\n$ y\ndone\nProcess exited with code 0\n');
   });
 });

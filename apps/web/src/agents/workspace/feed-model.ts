@@ -87,3 +87,23 @@ export function visibleWorkflows(item: ConversationItem, now: number): WorkflowE
   if (!(age > WORKFLOW_CLEANUP_MS)) return workflows;
   return workflows.filter((w) => w.workflow_status === 'success' || w.workflow_status === 'failure');
 }
+
+/**
+ * A shell's messages as one transcript: the opening command is already the shell's heading, later
+ * input reads `$ input`, and the exit notice starts its own line.
+ */
+export function shellTranscript(shell: ConversationItem, messages: ConversationItem[]): string {
+  let text = '';
+  messages.forEach((m, index) => {
+    const message = typeof m.message === 'string' ? m.message : '';
+    if (m.message_type === 'stdin') {
+      if (index === 0 && message === shell.command) return;
+      text += `${text && !text.endsWith('\n') ? '\n' : ''}$ ${message}${message.endsWith('\n') ? '' : '\n'}`;
+    } else if (m.message_type === 'shutdown') {
+      text += `${text && !text.endsWith('\n') ? '\n' : ''}${message}\n`;
+    } else {
+      text += message;
+    }
+  });
+  return text;
+}
