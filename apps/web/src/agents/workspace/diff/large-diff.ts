@@ -15,13 +15,10 @@ export interface DiffInput {
 }
 
 /**
- * Large files: Monaco's diff is quadratic-ish in lines, so when originalLines × modifiedLines is
- * above the limit only the middle between the common leading and trailing lines is diffed.
+ * How many leading (`head`) and trailing (`tail`) lines two texts share; the two never overlap,
+ * so a repeated line is counted once.
  */
-export function diffInput(original: string, modified: string, limit = LARGE_DIFF_LINE_PRODUCT): DiffInput {
-  const a = original.split('\n');
-  const b = modified.split('\n');
-  if (a.length * b.length <= limit) return { original, modified, lineOffset: 0, trimmed: false };
+export function commonEnds(a: readonly string[], b: readonly string[]): { head: number; tail: number } {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
@@ -31,6 +28,18 @@ export function diffInput(original: string, modified: string, limit = LARGE_DIFF
     a[a.length - 1 - tail] === b[b.length - 1 - tail]
   )
     tail++;
+  return { head, tail };
+}
+
+/**
+ * Large files: Monaco's diff is quadratic-ish in lines, so when originalLines × modifiedLines is
+ * above the limit only the middle between the common leading and trailing lines is diffed.
+ */
+export function diffInput(original: string, modified: string, limit = LARGE_DIFF_LINE_PRODUCT): DiffInput {
+  const a = original.split('\n');
+  const b = modified.split('\n');
+  if (a.length * b.length <= limit) return { original, modified, lineOffset: 0, trimmed: false };
+  const { head, tail } = commonEnds(a, b);
   return {
     original: a.slice(head, a.length - tail).join('\n'),
     modified: b.slice(head, b.length - tail).join('\n'),

@@ -1,4 +1,5 @@
 import type { ConversationItem, DiffFile } from '@tandem/shared';
+import { commonEnds } from './large-diff';
 
 /** A file the agent changed after its last commit: what it was then and what it is now. */
 export interface LiveChange {
@@ -63,15 +64,7 @@ export function roughLineCounts(
 ): { additions: number; deletions: number } {
   const a = original === '' ? [] : original.split('\n');
   const b = modified === '' ? [] : modified.split('\n');
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head &&
-    tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  )
-    tail++;
+  const { head, tail } = commonEnds(a, b);
   return { additions: b.length - head - tail, deletions: a.length - head - tail };
 }
 
