@@ -17,8 +17,8 @@ import {
   fileFetchErrorMessage,
   lineNumbers,
   looksLikeSha,
-  retryUnlessClientError,
 } from './file-view-model';
+import { retryUnlessClientError } from '../../../api/retry';
 
 export { fileFetchErrorMessage, fileTabTitle } from './file-view-model';
 

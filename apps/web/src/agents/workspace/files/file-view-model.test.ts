@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../api/client';
 import {
   agentFileUrl,
   countLines,
@@ -7,7 +6,6 @@ import {
   fileFetchErrorMessage,
   fileTabTitle,
   lineNumbers,
-  retryUnlessClientError,
 } from './file-view-model';
 
 describe('fileFetchErrorMessage', () => {
@@ -33,21 +31,6 @@ describe('fileFetchErrorMessage', () => {
         'There was an unknown error fetching this files contents.',
       );
     }
-  });
-});
-
-describe('retryUnlessClientError', () => {
-  it('never retries a 4xx', () => {
-    for (const status of [400, 401, 403, 404, 429]) {
-      expect(retryUnlessClientError(0, new ApiError('x', status))).toBe(false);
-    }
-  });
-
-  it('retries server and network failures twice', () => {
-    expect(retryUnlessClientError(0, new ApiError('x', 502))).toBe(true);
-    expect(retryUnlessClientError(1, new ApiError('x', 0))).toBe(true);
-    expect(retryUnlessClientError(2, new ApiError('x', 502))).toBe(false);
-    expect(retryUnlessClientError(0, new Error('boom'))).toBe(true);
   });
 });
 

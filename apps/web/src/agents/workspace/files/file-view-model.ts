@@ -22,16 +22,6 @@ export function fileFetchErrorMessage(status: number, loggedIn: boolean): string
 /** The status an error from `apiFetch` carries; anything else counts as no answer (0). */
 export const errorStatus = (error: unknown): number => (error instanceof ApiError ? error.status : 0);
 
-/**
- * TanStack Query's `retry`: a 4xx will not change by asking again (and retrying a 429 makes the
- * limit worse), so only server and network failures are retried, twice.
- */
-export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
-  const status = errorStatus(error);
-  if (status >= 400 && status < 500) return false;
-  return failureCount < 2;
-}
-
 /** A ref that names a commit rather than a branch or tag. */
 export const looksLikeSha = (ref: string) => /^[0-9a-f]{7,64}$/i.test(ref);
 

@@ -12,14 +12,8 @@ import { agentLogSchema, type AgentLog } from '@tandem/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useLayoutEffect, useRef } from 'react';
 import { apiFetch } from '../../../api/client';
-import {
-  agentLogUrl,
-  formatDuration,
-  logState,
-  retryUnlessClientError,
-  RUNNING_LOG_POLL_MS,
-  shortSha,
-} from './log-view-model';
+import { agentLogUrl, formatDuration, logState, RUNNING_LOG_POLL_MS, shortSha } from './log-view-model';
+import { retryUnlessClientError } from '../../../api/retry';
 
 export { logTabTitle } from './log-view-model';
 

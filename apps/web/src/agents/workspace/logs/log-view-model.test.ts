@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/client';
-import { agentLogUrl, formatDuration, logState, logTabTitle, retryUnlessClientError } from './log-view-model';
+import { retryUnlessClientError } from '../../../api/retry';
+import { agentLogUrl, formatDuration, logState, logTabTitle } from './log-view-model';
 
 describe('log view model', () => {
   it('titles a tab with the script base name, else Log', () => {

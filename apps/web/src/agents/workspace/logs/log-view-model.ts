@@ -1,5 +1,4 @@
 import type { AgentLog } from '@tandem/shared';
-import { ApiError } from '../../../api/client';
 
 /** Workspace §7's poll period: a log still running is read again this often. */
 export const RUNNING_LOG_POLL_MS = 2500;
@@ -26,9 +25,3 @@ export function logState(statusCode: AgentLog['status_code']): LogState {
 export const formatDuration = (seconds: number) => `${seconds.toFixed(1)} s`;
 
 export const shortSha = (sha: string) => sha.slice(0, 7);
-
-/** TanStack Query's `retry`: a 4xx (an unknown log, no access) will not change by asking again. */
-export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
-}
