@@ -7,11 +7,17 @@ import Button from '@mui/material/Button';
 import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { agentScriptsResponseSchema, successResponseSchema, type AgentMetadata } from '@tandem/shared';
+import {
+  agentScriptsResponseSchema,
+  successResponseSchema,
+  type AgentMetadata,
+  type Source,
+} from '@tandem/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiFetch } from '../../api/client';
 import type { Notify } from '../manager/Notice';
+import { diffTitle } from './diff/branch-header';
 import type { WorkspaceTab } from './tabs';
 
 /** The agent's own branch subscription (the first one), which View Diff opens. */
@@ -26,13 +32,13 @@ export function primaryBranch(agent: AgentMetadata) {
   );
 }
 
-/** The diff tab of a branch subscription: titled by its PR number, else its branch (workspace §2). */
-export function diffTabFor(agent: AgentMetadata): WorkspaceTab {
-  const source = primaryBranch(agent);
-  if (!source) return { kind: 'diff', sourceId: null, title: 'Diff' };
-  const title = source.number !== null ? `#${source.number}` : (source.branch ?? 'Diff');
-  return { kind: 'diff', sourceId: source.id, title };
+/** The diff tab of a branch subscription, or the live diff without one (workspace §2). */
+export function diffTabOf(source: Source | null): WorkspaceTab {
+  if (!source) return { kind: 'diff', sourceId: null, title: diffTitle(null, null) };
+  return { kind: 'diff', sourceId: source.id, title: diffTitle(source.number, source.branch) };
 }
+
+export const diffTabFor = (agent: AgentMetadata) => diffTabOf(primaryBranch(agent));
 
 export function ViewDiffButton({
   agent,

@@ -18,7 +18,7 @@ import { NotFoundPage } from '../../pages/NotFoundPage';
 import { AgentSettingsBar } from './AgentSettingsBar';
 import { AgentTopBar } from './AgentTopBar';
 import { workspacePermissions } from './permissions';
-import { useAutoOpenDiff } from './auto-open-diff';
+import { useAutoOpenDiff, withCurrentDiffTitles } from './auto-open-diff';
 import { NoticeSnackbar, type Notice } from '../manager/Notice';
 import type { ImageAttachment } from '../manager/image-files';
 import { AddCommentContext, addPendingComment, type PendingReviewComment } from './review-comments';
@@ -130,7 +130,7 @@ export function AgentWorkspacePage(props: { party?: boolean } = {}) {
   // One tab view, beside the chat or (small screens) in the drawer.
   const tabs = (
     <WorkspaceTabs
-      layout={layout}
+      layout={withCurrentDiffTitles(layout, agent)}
       onLayout={updateLayout}
       agentId={agent.id}
       items={conversation.items}

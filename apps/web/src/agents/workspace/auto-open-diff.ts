@@ -1,7 +1,7 @@
 import type { AgentMetadata, ConversationItem } from '@tandem/shared';
 import { useEffect, useRef } from 'react';
-import { diffTabFor } from './AgentToolbarMenus';
-import type { WorkspaceTab } from './tabs';
+import { diffTabFor, diffTabOf } from './AgentToolbarMenus';
+import type { Layout, WorkspaceTab } from './tabs';
 
 interface Seen {
   sources: Set<string>;
@@ -20,13 +20,7 @@ const branchSources = (agent: AgentMetadata) =>
  */
 export function newDiffTabs(agent: AgentMetadata, items: ConversationItem[], seen: Seen): WorkspaceTab[] {
   const sources = branchSources(agent);
-  const tabs: WorkspaceTab[] = sources
-    .filter((s) => !seen.sources.has(s.id))
-    .map((s) => ({
-      kind: 'diff',
-      sourceId: s.id,
-      title: s.number !== null ? `#${s.number}` : (s.branch ?? 'Diff'),
-    }));
+  const tabs = sources.filter((s) => !seen.sources.has(s.id)).map(diffTabOf);
   const newEdit = items.some((i) => i.item_type === 'edit' && !seen.edits.has(i.action_uuid));
   if (!sources.length && newEdit) tabs.push(diffTabFor(agent));
   return tabs;
@@ -52,4 +46,19 @@ export function useAutoOpenDiff(
     if (seen.current) for (const tab of newDiffTabs(agent, items, seen.current)) openRef.current(tab);
     seen.current = current;
   }, [agent, items, loaded]);
+}
+
+/**
+ * The layout as shown: a diff tab's saved title follows its subscription, so a branch tab becomes
+ * '#12' once its pull request opens.
+ */
+export function withCurrentDiffTitles(layout: Layout, agent: AgentMetadata): Layout {
+  const sources = new Map(branchSources(agent).map((s) => [s.id, s]));
+  const tabs = layout.tabs.map((tab) => {
+    const source = tab.kind === 'diff' && tab.sourceId ? sources.get(tab.sourceId) : undefined;
+    const current = source ? diffTabOf(source) : tab;
+    // The same object when nothing changed, so an unchanged layout stays the same layout.
+    return current.kind === 'diff' && tab.kind === 'diff' && current.title !== tab.title ? current : tab;
+  });
+  return tabs.some((tab, i) => tab !== layout.tabs[i]) ? { ...layout, tabs } : layout;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { readStored, writeStored } from '../../lib/storage';
+import { fileTabTitle } from './files/file-view-model';
+import { logTabTitle } from './logs/log-view-model';
 
 /**
  * Closable workspace tabs (workspace §2); the chat tab is always there and not listed. Tabs are
@@ -49,8 +51,6 @@ export function tabId(tab: WorkspaceTab): string {
   }
 }
 
-const baseName = (path: string) => path.split('/').filter(Boolean).at(-1) ?? path;
-
 export function tabTitle(tab: WorkspaceTab): string {
   switch (tab.kind) {
     case 'shell':
@@ -62,9 +62,9 @@ export function tabTitle(tab: WorkspaceTab): string {
     case 'diff':
       return tab.title;
     case 'file':
-      return baseName(tab.path);
+      return fileTabTitle(tab.path);
     case 'log':
-      return baseName(tab.path) || 'Log';
+      return logTabTitle(tab.path);
     case 'spice':
       return 'Spice Messages';
   }

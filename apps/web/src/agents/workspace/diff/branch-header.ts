@@ -1,10 +1,15 @@
 import type { AgentBranch } from '@tandem/shared';
 
-/** The diff tab's title: the pull request number, else the branch name, else 'Diff'. */
+/** The diff tab's title (workspace §2): the pull request number, else the branch name, else 'Diff'. */
+export function diffTitle(number: number | null, branch: string | null): string {
+  if (number !== null) return `#${number}`;
+  return branch || 'Diff';
+}
+
+/** The title for a branch as the server describes it. */
 export function diffTabTitle(branch: AgentBranch | undefined, sourceId: string | null): string {
   if (sourceId === null || !branch) return 'Diff';
-  if (branch.pull_request) return `#${branch.pull_request.number}`;
-  return branch.branch || 'Diff';
+  return diffTitle(branch.pull_request?.number ?? null, branch.branch);
 }
 
 /** Create PR is offered for a pushed branch that has no pull request yet. */
