@@ -16,7 +16,7 @@ export * from './reads/files.js';
 export * from './reads/pulls.js';
 export * from './reads/commits.js';
 export * from './reads/repos.js';
-export type { RepoRef } from './reads/repo-ref.js';
+export { statusOf, type RepoRef } from './reads/repo-ref.js';
 export * from './users.js';
 export * from './app-auth.js';
 export * from './oauth.js';

@@ -6,6 +6,7 @@ import {
   getPullSummary,
   listScripts,
   readFile,
+  statusOf,
   type FileReadResult,
   type GitHubClient,
 } from '@tandem/github';
@@ -37,8 +38,6 @@ const split = (fullName: string) => {
 
 /** A branch in a URL path keeps its slashes, as the code host's own links do. */
 const refPath = (ref: string) => ref.split('/').map(encodeURIComponent).join('/');
-
-const statusOf = (error: unknown) => (error as { status?: unknown } | null)?.status;
 
 /** The agent's branch subscription and the repository it is on; 404 with the spec's text otherwise. */
 async function branchSource(db: Db, viewer: AuthenticatedUser, agentId: string, sourceId: string) {

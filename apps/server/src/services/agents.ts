@@ -12,6 +12,7 @@ import {
 } from '@tandem/db';
 import {
   CONVERSATION_PAGE_SIZE,
+  DEFAULT_AGENT_TITLE,
   DEFAULT_REVIEW_MODEL_KEY,
   type AgentMetadata,
   type agentListQuerySchema,
@@ -219,7 +220,7 @@ export async function listAgents(
 /** A short title from the first message, until the agent names itself. */
 export function tempTitle(body: string): string {
   const line = body.trim().split('\n')[0]?.trim() ?? '';
-  if (line.length < 2) return 'New Chat';
+  if (line.length < 2) return DEFAULT_AGENT_TITLE;
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }
 

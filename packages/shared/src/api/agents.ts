@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The title every agent starts with (workspace §3), until it names itself or is renamed. */
+export const DEFAULT_AGENT_TITLE = 'New Chat';
+
 export const TITLE_MESSAGES = {
   length: 'Title must be between 2 and 200 characters',
   lineBreaks: 'Title cannot contain line breaks',

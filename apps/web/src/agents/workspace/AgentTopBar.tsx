@@ -8,7 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import type { AgentMetadata } from '@tandem/shared';
+import { DEFAULT_AGENT_TITLE, type AgentMetadata } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isWorking } from '../agent-display';
@@ -72,7 +72,7 @@ export function AgentTopBar(props: {
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 1 }}>
         {props.small ? null : (
           <AgentTitle
-            title={agent.title || (supervisor ? 'Agent Report' : 'New Chat')}
+            title={agent.title || (supervisor ? 'Agent Report' : DEFAULT_AGENT_TITLE)}
             working={working}
             canEdit={can.editTitle}
             onRename={actions.rename}

@@ -8,7 +8,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import { apiFetch } from '../../api/client';
-import { successResponseSchema } from '@tandem/shared';
+import { DEFAULT_AGENT_TITLE, successResponseSchema } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -53,8 +53,6 @@ function useSeededPending(): { pending: PendingMessage[]; tempTitle: string | nu
   }, [params, setParams]);
   return { pending: seed, tempTitle };
 }
-
-const DEFAULT_TITLE = 'New Chat';
 
 /** The agent workspace: `/gh/{owner}/{repo}/agent/{id}`, also reached as `/agent/{id}` and `/agents/{id}`. */
 export function AgentWorkspacePage(props: { party?: boolean } = {}) {
@@ -166,7 +164,7 @@ export function AgentWorkspacePage(props: { party?: boolean } = {}) {
           <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
             <AgentTopBar
               agent={
-                seeded.tempTitle && agent.title === DEFAULT_TITLE
+                seeded.tempTitle && agent.title === DEFAULT_AGENT_TITLE
                   ? { ...agent, title: seeded.tempTitle }
                   : agent
               }

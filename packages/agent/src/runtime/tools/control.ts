@@ -1,11 +1,8 @@
 import { agents } from '@tandem/db';
-import { titleError } from '@tandem/shared';
+import { DEFAULT_AGENT_TITLE, titleError } from '@tandem/shared';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from './types.js';
-
-/** The title every agent starts with (the schema default); only such a title is replaced. */
-export const DEFAULT_AGENT_TITLE = 'New Chat';
 
 export const MAX_WAIT_SECONDS = 3600;
 
