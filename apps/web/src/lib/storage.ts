@@ -29,3 +29,16 @@ export function removeStored(key: string, area: Area = 'local'): void {
     // nothing to clean up then
   }
 }
+
+/** Stored JSON, or undefined when the text is missing or not JSON: callers check the shape. */
+export function parseStoredJson(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export const readStoredJson = (key: string, area: Area = 'local'): unknown =>
+  parseStoredJson(readStored(key, area));

@@ -1,4 +1,4 @@
-import { readStored, writeStored } from '../../lib/storage';
+import { readStoredJson, writeStored } from '../../lib/storage';
 
 /** Repository choice in the new-agent form (workspace §5). */
 export const REPOSITORY_MESSAGES = {
@@ -28,12 +28,8 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Most recent first; anything unreadable counts as none. */
 export function readLastUsedRepos(): string[] {
-  try {
-    const parsed: unknown = JSON.parse(readStored(LAST_USED_REPOS_KEY) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
-  } catch {
-    return [];
-  }
+  const parsed = readStoredJson(LAST_USED_REPOS_KEY);
+  return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
 }
 
 /** The list with `repository` moved (or added) to the front. */

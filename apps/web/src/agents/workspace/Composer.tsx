@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import { MESSAGE_MAX_CHARS } from '@tandem/shared';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
-import { readStored, removeStored, writeStored } from '../../lib/storage';
+import { readStored, readStoredJson, removeStored, writeStored } from '../../lib/storage';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import type { ImageAttachment } from '../manager/image-files';
 import { ImageAttachments } from '../manager/ImageAttachments';
@@ -18,12 +18,8 @@ const unsentKey = (agentId: string) => `unsent:${agentId}`;
 const unsentImagesKey = (agentId: string) => `unsentImages:${agentId}`;
 
 function readUnsentImages(agentId: string): ImageAttachment[] {
-  try {
-    const parsed = JSON.parse(readStored(unsentImagesKey(agentId), 'session') ?? '[]') as unknown;
-    return Array.isArray(parsed) ? (parsed as ImageAttachment[]) : [];
-  } catch {
-    return [];
-  }
+  const parsed = readStoredJson(unsentImagesKey(agentId), 'session');
+  return Array.isArray(parsed) ? (parsed as ImageAttachment[]) : [];
 }
 
 /** Kept per agent for a reload; a list over the storage quota is simply not kept (workspace §8). */

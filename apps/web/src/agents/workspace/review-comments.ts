@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
-import { readStored, writeStored } from '../../lib/storage';
+import { parseStoredJson, readStored, writeStored } from '../../lib/storage';
 
 /**
  * A review comment written in the diff window and not sent yet (workspace §3 "Review comment").
@@ -38,13 +38,8 @@ export function readPendingComments(agentId: string): PendingReviewComment[] {
   const raw = readStored(key(agentId));
   const hit = cache.get(agentId);
   if (hit && hit.raw === raw) return hit.comments;
-  let comments: PendingReviewComment[];
-  try {
-    const parsed = JSON.parse(raw ?? '[]') as unknown;
-    comments = Array.isArray(parsed) ? parsed.filter(isComment) : [];
-  } catch {
-    comments = [];
-  }
+  const parsed = parseStoredJson(raw);
+  const comments = Array.isArray(parsed) ? parsed.filter(isComment) : [];
   cache.set(agentId, { raw, comments });
   return comments;
 }

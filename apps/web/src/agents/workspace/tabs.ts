@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readStored, writeStored } from '../../lib/storage';
+import { readStoredJson, writeStored } from '../../lib/storage';
 import { fileTabTitle } from './files/file-view-model';
 import { logTabTitle } from './logs/log-view-model';
 
@@ -93,21 +93,15 @@ const layoutKey = (agentId: string) => `agentLayout:${agentId}`;
 
 /** The layout saved for this agent; anything unreadable starts fresh. */
 export function loadLayout(agentId: string): Layout {
-  try {
-    const parsed = JSON.parse(readStored(layoutKey(agentId)) ?? 'null') as {
-      tabs?: unknown;
-      active?: unknown;
-    } | null;
-    if (!parsed || !Array.isArray(parsed.tabs)) return EMPTY_LAYOUT;
-    const tabs = parsed.tabs.flatMap((t) => {
-      const result = tabSchema.safeParse(t);
-      return result.success ? [result.data] : [];
-    });
-    const active = tabs.some((t) => tabId(t) === parsed.active) ? (parsed.active as string) : null;
-    return { tabs, active };
-  } catch {
-    return EMPTY_LAYOUT;
-  }
+  const parsed = readStoredJson(layoutKey(agentId)) as
+    { tabs?: unknown; active?: unknown } | null | undefined;
+  if (!parsed || !Array.isArray(parsed.tabs)) return EMPTY_LAYOUT;
+  const tabs = parsed.tabs.flatMap((t) => {
+    const result = tabSchema.safeParse(t);
+    return result.success ? [result.data] : [];
+  });
+  const active = tabs.some((t) => tabId(t) === parsed.active) ? (parsed.active as string) : null;
+  return { tabs, active };
 }
 
 export function saveLayout(agentId: string, layout: Layout): void {
