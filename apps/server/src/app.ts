@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
@@ -7,7 +9,11 @@ import type { Logger } from 'pino';
 import type { AgentRunner } from '@tandem/agent';
 import type { Database } from '@tandem/db';
 import { registerAuthentication } from './auth/authenticate.js';
+import { PreviewTokens } from './auth/preview-tokens.js';
 import { SessionTokens } from './auth/session-tokens.js';
+import { PreviewHost } from './previews/preview-host.js';
+import { PreviewSettings } from './previews/preview-settings.js';
+import { previewRoutes } from './routes/previews.js';
 import type { Config } from './config/schema.js';
 import { registerErrorHandler } from './errors/error-handler.js';
 import { registerWebApp } from './http/web-app.js';
@@ -32,7 +38,8 @@ import { SessionService } from './services/sessions.js';
 import { serverVersion } from './version.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site' | 'models'>;
+  config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site' | 'models'> &
+    Partial<Pick<Config, 'previewUrl'>>;
   database: Database;
   secretKey: string;
   logger: Logger;
@@ -61,7 +68,40 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
+  const sessions = new SessionService(database.db, new SessionTokens(options.secretKey), config.sessionDays);
+  const previewTokens = new PreviewTokens(options.secretKey);
+  let httpServer: Server | undefined;
+  const previewSettings = new PreviewSettings({
+    template: config.previewUrl,
+    publicUrl: config.publicUrl,
+    listeningPort: () => {
+      const address = httpServer?.address();
+      return typeof address === 'object' && address ? address.port : undefined;
+    },
+  });
+  const previewHost = new PreviewHost({
+    db: database.db,
+    sessions,
+    tokens: previewTokens,
+    settings: previewSettings,
+    logger: options.logger,
+  });
   const server: FastifyInstance = Fastify({
+    // Preview subdomains are answered before Fastify sees the request: none of the product's
+    // routes, hooks or cookies exist on a preview origin.
+    serverFactory: (handler) => {
+      httpServer = createServer((req, res) => {
+        const subdomain = previewHost.subdomainOf(req);
+        if (subdomain) void previewHost.handle(req, res, subdomain);
+        else handler(req, res);
+      });
+      httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const subdomain = previewHost.subdomainOf(req);
+        if (subdomain) void previewHost.upgrade(req, socket, head, subdomain);
+        else socket.destroy();
+      });
+      return httpServer;
+    },
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: true,
@@ -89,7 +129,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
-        frameSrc: ["'self'"],
+        // The workspace frames previews, which live on origins of their own.
+        frameSrc: ["'self'", () => previewSettings.frameSource() ?? "'self'"],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -104,7 +145,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   const secureCookies = config.publicUrl?.startsWith('https://') ?? false;
-  const sessions = new SessionService(database.db, new SessionTokens(options.secretKey), config.sessionDays);
   registerAuthentication(server, sessions, { publicUrl: config.publicUrl });
 
   healthRoutes(server, { database, version: serverVersion(), sandbox: options.sandbox ?? 'not started' });
@@ -140,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
   });
   userAssetRoutes(server, { db: database.db });
+  previewRoutes(server, { db: database.db, settings: previewSettings, tokens: previewTokens });
   secretRoutes(server, { db: database.db, secretBox });
 
   await blogRoutes(server, { db: database.db });

@@ -16,3 +16,4 @@ export * from './models/pricing.js';
 export * from './api/agents.js';
 export * from './api/secrets.js';
 export * from './api/agent-code.js';
+export * from './api/previews.js';

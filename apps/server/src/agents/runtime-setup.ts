@@ -70,7 +70,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       installationOctokit: (id) => auth.installationOctokit(id),
     },
     workspacesDir: join(options.dataDir, 'workspaces'),
-    sandbox: { kind: support.kind, network: options.agents.network },
+    sandbox: { kind: support.kind, network: options.agents.network, host: options.agents.sandboxHost },
     secrets: (repositoryId) => loadRepositorySecrets(options.db, options.secretBox, repositoryId),
   };
   const work = options.work ?? options.agents.worker;

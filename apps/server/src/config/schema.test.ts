@@ -65,4 +65,27 @@ describe('loadConfig', () => {
       'GITHUB_APP_ID must be the numeric App ID',
     );
   });
+
+  it('previews on {subdomain}.localhost for a local server, and only where configured otherwise', () => {
+    expect(loadConfig({}).previewUrl).toBe('http://{subdomain}.localhost:{port}');
+    expect(loadConfig({ TANDEM_PUBLIC_URL: 'http://localhost:5173' }).previewUrl).toBe(
+      'http://{subdomain}.localhost:{port}',
+    );
+    expect(loadConfig({ TANDEM_PUBLIC_URL: 'https://tandem.example.com' }).previewUrl).toBeUndefined();
+    expect(
+      loadConfig({
+        TANDEM_PUBLIC_URL: 'https://tandem.example.com',
+        TANDEM_PREVIEW_URL: 'https://{subdomain}.preview.example.com/',
+      }).previewUrl,
+    ).toBe('https://{subdomain}.preview.example.com');
+    // Preview cookies must be Secure, which browsers allow over plain http only on localhost.
+    expect(() => loadConfig({ TANDEM_PREVIEW_URL: 'http://{subdomain}.preview.example.com' })).toThrow(
+      /TANDEM_PREVIEW_URL must look like/,
+    );
+    expect(() => loadConfig({ TANDEM_PREVIEW_URL: 'https://preview.example.com/{subdomain}' })).toThrow(
+      /TANDEM_PREVIEW_URL/,
+    );
+    expect(loadConfig({ TANDEM_SANDBOX_HOST: '10.0.0.5' }).agents.sandboxHost).toBe('10.0.0.5');
+    expect(() => loadConfig({ TANDEM_SANDBOX_HOST: 'a b' })).toThrow(/TANDEM_SANDBOX_HOST/);
+  });
 });

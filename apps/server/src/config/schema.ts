@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_MODEL_KEY, LOCAL_MODEL_PREFIX, MODEL_CATALOG } from '@tandem/shared';
+import { DEFAULT_MODEL_KEY, DEFAULT_SANDBOX_HOST, LOCAL_MODEL_PREFIX, MODEL_CATALOG } from '@tandem/shared';
 import { z } from 'zod';
 
 const optionalString = z
@@ -106,6 +106,20 @@ export const envSchema = z.object({
   TANDEM_SANDBOX: z.enum(['auto', 'bubblewrap', 'process']).default('auto'),
   TANDEM_SANDBOX_NETWORK: z.enum(['on', 'off']).default('on'),
   TANDEM_AGENT_WORKER: z.enum(['on', 'off']).default('on'),
+  /** The address other servers use to reach ports served in this machine's sandboxes. */
+  TANDEM_SANDBOX_HOST: z
+    .string()
+    .trim()
+    .default(DEFAULT_SANDBOX_HOST)
+    .refine((v) => /^[\w.:-]+$/.test(v), 'must be a host name or IP address'),
+  /** Where previews of agents' ports are served: an origin whose host starts with {subdomain}. */
+  TANDEM_PREVIEW_URL: optionalString.refine(
+    (v) =>
+      v === undefined ||
+      /^https:\/\/\{subdomain\}\.[a-z0-9.-]+(:\d+)?\/?$/i.test(v) ||
+      /^http:\/\/\{subdomain\}\.localhost(:\d+)?\/?$/i.test(v),
+    'must look like https://{subdomain}.preview.example.com (plain http only for {subdomain}.localhost)',
+  ),
   TANDEM_AGENT_CONCURRENCY: z
     .string()
     .trim()
@@ -135,6 +149,11 @@ export interface Config {
   site: SiteConfig;
   models: ModelsConfig;
   agents: AgentsConfig;
+  /**
+   * The preview origin template, e.g. `https://{subdomain}.preview.example.com`; undefined when
+   * previews are off (a public URL that is not local and no TANDEM_PREVIEW_URL).
+   */
+  previewUrl: string | undefined;
 }
 
 export interface AgentsConfig {
@@ -144,6 +163,8 @@ export interface AgentsConfig {
   concurrency: number;
   /** Whether `serve` also runs agents; off leaves them to `worker` processes (Postgres only). */
   worker: boolean;
+  /** How other servers reach this machine's sandbox ports (previews). */
+  sandboxHost: string;
 }
 
 export interface ModelsConfig {
@@ -226,7 +247,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
       network: e.TANDEM_SANDBOX_NETWORK === 'on',
       concurrency: e.TANDEM_AGENT_CONCURRENCY,
       worker: e.TANDEM_AGENT_WORKER === 'on',
+      sandboxHost: e.TANDEM_SANDBOX_HOST,
     },
+    previewUrl: previewUrlTemplate(e),
     site: {
       discordUrl: e.TANDEM_DISCORD_URL ?? null,
       supportEmail: e.TANDEM_SUPPORT_EMAIL,
@@ -244,6 +267,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
         .filter(Boolean),
     },
   };
+}
+
+/** The local default: browsers resolve *.localhost to this machine on their own. */
+export const LOCAL_PREVIEW_URL = 'http://{subdomain}.localhost:{port}';
+
+/**
+ * Without TANDEM_PREVIEW_URL a local server previews on `{subdomain}.localhost`, which browsers
+ * resolve to this machine by themselves and treat as a site of its own. A server with a real
+ * public address needs a wildcard domain of its own, so there is no default for it.
+ */
+function previewUrlTemplate(e: z.infer<typeof envSchema>): string | undefined {
+  if (e.TANDEM_PREVIEW_URL) return e.TANDEM_PREVIEW_URL.replace(/\/$/, '');
+  const publicHost = e.TANDEM_PUBLIC_URL ? new URL(e.TANDEM_PUBLIC_URL).hostname : 'localhost';
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(publicHost)) return undefined;
+  // {port}: the port this server ends up listening on (PORT may be 0).
+  return LOCAL_PREVIEW_URL;
 }
 
 function modelsConfig(e: z.infer<typeof envSchema>, cwd: string): ModelsConfig {

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { sessions, users, type Db } from '@tandem/db';
-import type { SessionTokens } from '../auth/session-tokens.js';
+import type { SessionClaims, SessionTokens } from '../auth/session-tokens.js';
 
 export interface AuthenticatedUser {
   id: string;
@@ -34,7 +34,11 @@ export class SessionService {
 
   async resolve(token: string): Promise<AuthenticatedUser | undefined> {
     const claims = await this.tokens.verify(token);
-    if (!claims) return undefined;
+    return claims ? this.resolveClaims(claims) : undefined;
+  }
+
+  /** The user of a live session; a credential derived from a revoked session dies with it. */
+  async resolveClaims(claims: SessionClaims): Promise<AuthenticatedUser | undefined> {
     const [row] = await this.db
       .select({ id: users.id, username: users.username, admin: users.admin })
       .from(sessions)

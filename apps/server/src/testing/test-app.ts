@@ -9,7 +9,7 @@ import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { buildApp, type App } from '../app.js';
 import { grantFreeCredits, type AgentRunner } from '@tandem/agent';
 import { createAgentRuntime } from '../agents/runtime-setup.js';
-import { loadConfig, type AgentsConfig, type ModelsConfig } from '../config/schema.js';
+import { loadConfig, LOCAL_PREVIEW_URL, type AgentsConfig, type ModelsConfig } from '../config/schema.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
 
@@ -137,6 +137,7 @@ export async function createTestApp(
     config: {
       models,
       publicUrl: undefined,
+      previewUrl: LOCAL_PREVIEW_URL,
       sessionDays: 30,
       webDist,
       admins: new Set(['ada']),

@@ -48,7 +48,8 @@ export interface RuntimeDeps {
     installationOctokit(installationId: number): GitHubClient;
   };
   workspacesDir: string;
-  sandbox: { kind: SandboxKind; network: boolean };
+  /** `host`: the address other servers reach this machine's sandbox ports at (previews). */
+  sandbox: { kind: SandboxKind; network: boolean; host?: string };
   /** The repository's secrets (name → value): the sandbox's environment, scrubbed from all output. */
   secrets?: (repositoryId: string) => Promise<Record<string, string>>;
   /** A run stops after this many model calls and waits for the user (a runaway guard). */
@@ -447,28 +448,7 @@ export class AgentRun {
       toolCallId,
       requester,
       emit: this.emit,
-      trackPorts: async (shell, ports) => {
-        const forwarded = ports.map((port) => ({
-          internal_port: port,
-          url: null,
-          script_path: null,
-          tandem_pid: shell.pid,
-          active: true,
-        }));
-        await updateItemData(
-          db,
-          this.agentId,
-          { actionUuid: shell.actionUuid, pid: shell.pid, itemType: 'shell' },
-          {
-            active: true,
-            pending: false,
-            script_path: null,
-            command: sandbox.scrub(shell.command),
-            forwarded_ports: forwarded,
-          },
-        );
-        await db.update(agents).set({ curPorts: forwarded }).where(eq(agents.id, this.agentId));
-      },
+      trackPorts: (shell, ports) => sandbox.ports.update(shell, ports),
       once: async (key, effect) => {
         const [done] = await db
           .select({ result: agentSideEffects.result })

@@ -10,6 +10,7 @@ import {
   type ShellSession,
 } from '../sandbox/index.js';
 import type { NewItem } from './items.js';
+import { PortTracker } from './ports.js';
 import type { RuntimeDeps } from './run-agent.js';
 import type { AgentRow, RepoInfo } from './tools/types.js';
 
@@ -23,6 +24,8 @@ export interface WarmSandbox {
   shells: Map<number, { session: ShellSession; actionUuid: string; command: string }>;
   scrub: Scrubber;
   env: Record<string, string>;
+  /** What the shells listen on, mirrored into the agent's `cur_ports`. */
+  ports: PortTracker;
 }
 
 export const agentBranch = (agent: Pick<AgentRow, 'number'>) => `tandem-${agent.number}`;
@@ -79,12 +82,14 @@ export async function prepareSandbox(
       });
     }
   }
-  return { workspace, shells: new Map(), scrub, env };
+  const ports = new PortTracker(deps.db, agent.id, deps.sandbox.host);
+  return { workspace, shells: new Map(), scrub, env, ports };
 }
 
 export async function disposeSandbox(sandbox: WarmSandbox): Promise<void> {
   await Promise.all([...sandbox.shells.values()].map((s) => s.session.stop().catch(() => undefined)));
   sandbox.shells.clear();
+  await sandbox.ports.clear();
 }
 
 export const workspacesDirOf = (dataDir: string) => join(dataDir, 'workspaces');

@@ -9,3 +9,4 @@ export * from './runtime.js';
 export * from './secrets.js';
 export * from './images.js';
 export * from './sources.js';
+export * from './previews.js';

@@ -49,8 +49,9 @@ async function startShell(ctx: ToolContext, command: string, scriptPath: string 
   });
   await shellMessage(ctx, session.pid, actionUuid, 'stdin', command);
   ctx.session.shells.set(session.pid, { session, actionUuid, command });
+  const shell = { actionUuid, pid: session.pid, command: ctx.scrub(command), scriptPath };
   session.onEvent((event) => {
-    if (event.type === 'ports') void ctx.trackPorts({ actionUuid, pid: session.pid, command }, event.ports);
+    if (event.type === 'ports') void ctx.trackPorts(shell, event.ports);
   });
   return { session, actionUuid };
 }

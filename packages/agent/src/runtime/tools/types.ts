@@ -1,3 +1,4 @@
+import type { PortShell } from '../ports.js';
 import type { Db, agents } from '@tandem/db';
 import type { GitHubClient } from '@tandem/github';
 import type { z } from 'zod';
@@ -38,8 +39,8 @@ export interface ToolContext {
   /** The person whose message the agent is working on: co-author of its commits. */
   requester: { username: string; email: string | null };
   emit(item: NewItem): Promise<{ actionUuid: string }>;
-  /** A shell's listening ports changed: the shell item and the agent's port menu follow. */
-  trackPorts(shell: { actionUuid: string; pid: number; command: string }, ports: number[]): Promise<void>;
+  /** A shell's listening ports changed (none once it exits): the shell item and the ports menu follow. */
+  trackPorts(shell: PortShell, ports: number[]): Promise<void>;
   /**
    * Runs an outside effect once per tool call: a resumed run gets the stored result instead of
    * acting again.

@@ -1,0 +1,62 @@
+/**
+ * Where previews live, resolved against the port the server actually listens on (tests and
+ * `PORT=0` learn it only after listening), and which origins may frame them.
+ */
+export class PreviewSettings {
+  constructor(
+    private readonly options: {
+      /** `https://{subdomain}.preview.example.com`, or with `{port}`; undefined: previews off. */
+      template: string | undefined;
+      publicUrl: string | undefined;
+      listeningPort: () => number | undefined;
+    },
+  ) {}
+
+  get enabled(): boolean {
+    return this.options.template !== undefined;
+  }
+
+  private resolved(): string | undefined {
+    const { template } = this.options;
+    return template?.replace('{port}', String(this.options.listeningPort() ?? 0));
+  }
+
+  /** The preview origin of one subdomain (no trailing slash). */
+  urlOf(subdomain: string): string {
+    const template = this.resolved();
+    if (!template) throw new Error('previews are not configured');
+    return template.replace('{subdomain}', subdomain);
+  }
+
+  secure(): boolean {
+    return this.resolved()?.startsWith('https://') ?? false;
+  }
+
+  /** The subdomain named by a Host header, when the host is a preview host. */
+  subdomainOfHost(host: string | undefined): string | undefined {
+    const template = this.resolved();
+    if (!template || !host) return undefined;
+    const templateHost = template.replace(/^https?:\/\//, '').toLowerCase();
+    const [prefix = '', suffix = ''] = templateHost.split('{subdomain}');
+    let candidate = host.toLowerCase();
+    // Browsers leave the default port out of Host.
+    const defaultPort = this.secure() ? ':443' : ':80';
+    if (suffix.endsWith(defaultPort))
+      candidate = candidate.endsWith(defaultPort) ? candidate : candidate + defaultPort;
+    if (!candidate.startsWith(prefix) || !candidate.endsWith(suffix)) return undefined;
+    const label = candidate.slice(prefix.length, candidate.length - suffix.length);
+    return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : undefined;
+  }
+
+  /** The workspace's origins: the only pages that may frame a preview or talk to it. */
+  appOrigins(): string[] {
+    if (this.options.publicUrl) return [new URL(this.options.publicUrl).origin];
+    const port = this.options.listeningPort();
+    return [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  }
+
+  /** The CSP source that lets the workspace frame any preview, e.g. `http://*.localhost:8080`. */
+  frameSource(): string | undefined {
+    return this.resolved()?.replace('{subdomain}', '*');
+  }
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '@tandem/db';
+import { previewRequestSchema } from '@tandem/shared';
+import { z } from 'zod';
+import { requireUser } from '../auth/authenticate.js';
+import type { PreviewTokens } from '../auth/preview-tokens.js';
+import { AppError } from '../errors/app-error.js';
+import { parseRequest } from '../http/validation.js';
+import type { PreviewSettings } from '../previews/preview-settings.js';
+import { openPreview } from '../services/previews.js';
+
+export const PREVIEWS_OFF =
+  'Previews are not configured on this server. Set TANDEM_PREVIEW_URL to a wildcard domain.';
+
+const tempTokenQuerySchema = z.object({
+  /** The party page asks with party=true; it is answered the same way until that page exists. */
+  party: z.enum(['true', 'false']).optional(),
+});
+
+const forwardParamsSchema = z.object({
+  subdomain: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'Preview not found'),
+  '*': z.string().optional(),
+});
+
+/** Previews of agents' ports: the registry, the preview token, and the path-style entry point. */
+export function previewRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; settings: PreviewSettings; tokens: PreviewTokens },
+): void {
+  const { db, settings, tokens } = deps;
+
+  app.post('/api/agent/preview', async (request) => {
+    const viewer = requireUser(request);
+    const body = parseRequest(previewRequestSchema, request.body, 'body');
+    if (!settings.enabled) throw new AppError('unavailable', PREVIEWS_OFF);
+    return openPreview(db, viewer, body, (subdomain) => settings.urlOf(subdomain));
+  });
+
+  app.get('/api/temp-auth-token', async (request, reply) => {
+    const viewer = requireUser(request);
+    parseRequest(tempTokenQuerySchema, request.query, 'query');
+    reply.header('cache-control', 'no-store');
+    return { auth_token: await tokens.sign({ userId: viewer.id, sessionId: viewer.sessionId }) };
+  });
+
+  /**
+   * `/api/forward-port/{subdomain}{path}` (platform §7) sends the browser to the preview's own
+   * origin: serving an agent's pages here would run them next to the viewer's session cookie.
+   */
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!settings.enabled) throw new AppError('unavailable', PREVIEWS_OFF);
+    const { subdomain, '*': rest = '' } = parseRequest(forwardParamsSchema, request.params, 'path');
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    return reply.redirect(`${settings.urlOf(subdomain)}/${rest}${query}`, 307);
+  };
+  app.all('/api/forward-port/:subdomain', forward);
+  app.all('/api/forward-port/:subdomain/*', forward);
+}

@@ -1,0 +1,55 @@
+import { agents, installations, users } from '@tandem/db';
+import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
+import { forwardedPortsOf } from '@tandem/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PortTracker } from './ports.js';
+
+describe("PortTracker: an agent's cur_ports follow all of its shells", () => {
+  let database: TestDatabase;
+  let agentId: string;
+  const ports = async () => {
+    const [row] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+    return forwardedPortsOf(row!.curPorts).map((p) => [p.internal_port, p.tandem_pid, p.host]);
+  };
+  const shell = (pid: number) => ({
+    actionUuid: crypto.randomUUID(),
+    pid,
+    command: `serve ${pid}`,
+    scriptPath: null,
+  });
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    await database.db
+      .insert(installations)
+      .values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
+    const [user] = await database.db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
+    const [agent] = await database.db
+      .insert(agents)
+      .values({ number: 1, installationId: 7, creatorId: user!.id, model: 'm', summarizationLimit: 100_000 })
+      .returning({ id: agents.id });
+    agentId = agent!.id;
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  it('keeps every shell’s ports, drops an exited shell’s, and empties on clear', async () => {
+    const tracker = new PortTracker(database.db, agentId, '10.0.0.5');
+    const web = shell(100);
+    const api = shell(200);
+    await tracker.update(web, [5173]);
+    await tracker.update(api, [3000, 9229]);
+    // Before, the second shell's report replaced the first's.
+    expect(await ports()).toEqual([
+      [3000, 200, '10.0.0.5'],
+      [5173, 100, '10.0.0.5'],
+      [9229, 200, '10.0.0.5'],
+    ]);
+    await tracker.update(api, []);
+    expect(await ports()).toEqual([[5173, 100, '10.0.0.5']]);
+    await tracker.clear();
+    expect(await ports()).toEqual([]);
+  });
+});
