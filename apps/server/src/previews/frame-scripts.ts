@@ -36,10 +36,13 @@ export const BRIDGE_SCRIPT = `(function () {
     return;
   }
   if (window.parent === window) { say('Open this preview from the agent in Tandem.'); return; }
-  // A browser that refuses the preview's cookie would otherwise reload this page forever.
-  var attempts = Number(sessionStorage.getItem('tandem-preview-attempts') || '0');
+  // A browser that refuses the preview's cookie would otherwise reload this page forever. The
+  // count lives in window.name, which survives reloads of this frame: a third-party frame may be
+  // denied sessionStorage.
+  var PREFIX = 'tandem-preview-attempts:';
+  var attempts = window.name.indexOf(PREFIX) === 0 ? Number(window.name.slice(PREFIX.length)) || 0 : 0;
   if (attempts >= 3) {
-    sessionStorage.removeItem('tandem-preview-attempts');
+    window.name = '';
     say('Your browser did not keep the preview\\'s sign-in cookie. Allow cookies for this site, or open the preview in a new tab.');
     return;
   }
@@ -47,7 +50,7 @@ export const BRIDGE_SCRIPT = `(function () {
     if (event.source !== window.parent || config.appOrigins.indexOf(event.origin) < 0) return;
     var data = event.data || {};
     if (data.type === 'AUTH_TOKEN' && typeof data.token === 'string') {
-      sessionStorage.setItem('tandem-preview-attempts', String(attempts + 1));
+      window.name = PREFIX + (attempts + 1);
       signIn(data.token).then(
         function () { location.reload(); },
         function () { say('You do not have access to this preview.'); }
@@ -69,7 +72,7 @@ export const BRIDGE_SCRIPT = `(function () {
 export function frameScript(appOrigins: readonly string[]): string {
   return `(function () {
   if (window.parent === window) return;
-  sessionStorage.removeItem('tandem-preview-attempts');
+  if (window.name.indexOf('tandem-preview-attempts:') === 0) window.name = '';
   var origins = ${JSON.stringify(appOrigins)};
   function tell(message) {
     origins.forEach(function (origin) { window.parent.postMessage(message, origin); });

@@ -76,8 +76,9 @@ export class PreviewHost {
       if (path.startsWith(PREVIEW_INTERNAL_PREFIX)) return await this.internal(req, res, path);
       const viewer = await this.viewer(req);
       if (!viewer) {
+        // 200, not 401: a sign-in page, and no alarming error in every preview's console.
         if (isNavigation(req))
-          return this.page(res, 401, bridgePage({ appOrigins: this.origins(), mode: 'frame' }));
+          return this.page(res, 200, bridgePage({ appOrigins: this.origins(), mode: 'frame' }));
         return this.text(res, 401, 'Sign in to view this preview.');
       }
       const target = await this.targetFor(

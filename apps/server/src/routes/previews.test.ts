@@ -182,7 +182,8 @@ describe('previews of agent ports (/api/agent/preview, the preview origin, /api/
   it('shows the sign-in bridge to a frame without a cookie, and 401 to anything else', async () => {
     const sub = `webapp-1-${PORT}`;
     const page = await preview(sub, '/', { headers: { 'sec-fetch-dest': 'iframe' } });
-    expect(page.status).toBe(401);
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
     expect(page.body).toContain('/__tandem/bridge.js');
     expect(page.body).toContain(`"appOrigins":["http://localhost:${appPort}","http://127.0.0.1:${appPort}"]`);
     expect(page.headers['content-security-policy']).toContain(`frame-ancestors http://localhost:${appPort}`);

@@ -9,14 +9,42 @@ import type { TestProject } from 'vitest/node';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The port the 'serve a preview' agent's app listens on. */
+    previewPort: number;
   }
 }
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
+/** The agent's app in the preview test: two pages, so going back has somewhere to go. */
+const previewApp = (port: number) => `const http = require("http");
+http.createServer((q, r) => {
+  r.setHeader("content-type", "text/html");
+  r.end(q.url === "/second"
+    ? "<html><head><title>Second</title></head><body><h1>The second page</h1></body></html>"
+    : "<html><head><title>Agent app</title></head><body style=\\"background:#cce4ff\\"><h1>Hello from the agent app</h1><a href=\\"/second\\">Second page</a></body></html>");
+}).listen(${port});`;
+
 /** Any agent on the scripted model reads the README, then completes; later messages get "Done.". */
-const E2E_SCRIPT = {
+const e2eScript = (previewPort: number) => ({
   scripts: [
+    {
+      // The preview test: a server in the background. The delay lets the page load first, so the
+      // port is new to it and its preview tab opens by itself.
+      match: 'serve a preview',
+      steps: [
+        {
+          delay_ms: 4000,
+          tool_calls: [
+            {
+              name: 'run_command',
+              args: { command: `node -e '${previewApp(previewPort)}'`, background: true },
+            },
+          ],
+        },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Serving the app.' } }] },
+      ],
+    },
     // Slow enough for the header's 3 s status poll to see the agent running.
     { match: 'take your time', steps: [{ delay_ms: 7000, text: 'Thought it over.' }] },
     {
@@ -82,7 +110,7 @@ const E2E_SCRIPT = {
       ],
     },
   ],
-};
+});
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -123,7 +151,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const url = `http://localhost:${port}`;
   // The 'Scripted (tests)' model: agents in browser tests run the real loop without an LLM.
   const scriptFile = join(dataDir, 'scripted-model.json');
-  writeFileSync(scriptFile, JSON.stringify(E2E_SCRIPT));
+  const previewPort = await freePort();
+  writeFileSync(scriptFile, JSON.stringify(e2eScript(previewPort)));
   let output = '';
   const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'serve'], {
     cwd: root,
@@ -159,5 +188,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   project.provide('baseUrl', url);
+  project.provide('previewPort', previewPort);
   return stop;
 }

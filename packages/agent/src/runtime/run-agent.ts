@@ -19,7 +19,7 @@ import type { SandboxKind } from '../sandbox/index.js';
 import { autoReview } from './auto-review.js';
 import { startRepoScript } from './tools/shell.js';
 import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
-import { actionItem, appendItem, updateItemData, type NewItem } from './items.js';
+import { actionItem, appendItem, type NewItem } from './items.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
 import {
   findTool,

@@ -1,5 +1,12 @@
 import { useState, type ClipboardEvent } from 'react';
-import { acceptImages, PASTED_IMAGE_NAME, readImageFile, type ImageAttachment } from './image-files';
+import { MAX_IMAGES_PER_MESSAGE } from '@tandem/shared';
+import {
+  acceptImages,
+  PASTED_IMAGE_NAME,
+  readImageFile,
+  TOO_MANY_IMAGES,
+  type ImageAttachment,
+} from './image-files';
 
 /**
  * Images attached to a message, by picker or paste (workspace §5), shared by the new-agent form
@@ -42,6 +49,14 @@ export function useImageAttachments(
     problem,
     add,
     onPaste,
+    /** An image made here (a preview screenshot), within the per-message limit. */
+    append: (image: ImageAttachment) => {
+      if (images.length >= MAX_IMAGES_PER_MESSAGE) {
+        setProblem(TOO_MANY_IMAGES);
+        return;
+      }
+      setImages((current) => [...current, image]);
+    },
     remove: (index: number) => setImages((current) => current.filter((_, i) => i !== index)),
     clear: () => {
       setImages(() => []);

@@ -19,6 +19,7 @@ import { apiFetch } from '../../api/client';
 import type { Notify } from '../manager/Notice';
 import { diffTitle } from './diff/branch-header';
 import type { WorkspaceTab } from './tabs';
+import { servedPorts } from './preview/auto-open-preview';
 
 /** The agent's own branch subscription (the first one), which View Diff opens. */
 export function primaryBranch(agent: AgentMetadata) {
@@ -71,25 +72,10 @@ export function DocsButton() {
   );
 }
 
-interface ForwardedPort {
-  internal_port: number;
-  url: string | null;
-  active: boolean;
-}
-
-function portsOf(agent: AgentMetadata): ForwardedPort[] {
-  return agent.cur_ports.flatMap((p) => {
-    const port = p as Partial<ForwardedPort> | null;
-    return typeof port?.internal_port === 'number'
-      ? [{ internal_port: port.internal_port, url: port.url ?? null, active: port.active !== false }]
-      : [];
-  });
-}
-
-/** Ports the agent's shells serve; a port with a preview address opens it. */
-export function PortsMenu({ agent }: { agent: AgentMetadata }) {
+/** Ports the agent's shells serve; each opens its preview tab 'Port {n}'. */
+export function PortsMenu({ agent, onOpen }: { agent: AgentMetadata; onOpen: (tab: WorkspaceTab) => void }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const ports = portsOf(agent);
+  const ports = servedPorts(agent);
   if (!ports.length) return null;
   return (
     <>
@@ -97,25 +83,17 @@ export function PortsMenu({ agent }: { agent: AgentMetadata }) {
         Ports ({ports.length})
       </Button>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {ports.map((port) =>
-          port.url ? (
-            <MenuItem
-              key={port.internal_port}
-              component="a"
-              href={port.url}
-              target="_blank"
-              rel="noopener"
-              onClick={() => setAnchor(null)}
-            >
-              Port {port.internal_port}
-            </MenuItem>
-          ) : (
-            <MenuItem key={port.internal_port} disabled>
-              Port {port.internal_port}
-              {port.active ? ' (no preview address)' : ' (stopped)'}
-            </MenuItem>
-          ),
-        )}
+        {ports.map((port) => (
+          <MenuItem
+            key={port}
+            onClick={() => {
+              setAnchor(null);
+              onOpen({ kind: 'preview', port });
+            }}
+          >
+            Port {port}
+          </MenuItem>
+        ))}
       </Menu>
     </>
   );

@@ -100,7 +100,7 @@ export function AgentTopBar(props: {
         </Tooltip>
       ) : null}
       <ViewDiffButton agent={agent} onOpen={onOpen} />
-      <PortsMenu agent={agent} />
+      <PortsMenu agent={agent} onOpen={onOpen} />
       {can.runScripts ? <RunScriptsMenu agent={agent} notify={notify} /> : null}
       <DocsButton />
       {can.spice ? <SpiceButton onOpen={onOpen} /> : null}

@@ -9,7 +9,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import { apiFetch } from '../../api/client';
 import { DEFAULT_AGENT_TITLE, successResponseSchema } from '@tandem/shared';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useCurrentUser } from '../../auth/current-user';
@@ -25,7 +25,8 @@ import { AddCommentContext, addPendingComment, type PendingReviewComment } from 
 import { Composer } from './Composer';
 import { SourcesPanel } from './SourcesPanel';
 import { FeedList } from './FeedList';
-import { FeedRepoContext, OpenTabContext } from './open-tab-context';
+import { AttachImageContext, FeedRepoContext, OpenTabContext } from './open-tab-context';
+import { servedPorts, useAutoOpenPreview } from './preview/auto-open-preview';
 import { primaryBranch } from './AgentToolbarMenus';
 import { loadLayout, openTab as openTabIn, saveLayout, type Layout, type WorkspaceTab } from './tabs';
 import { WorkspaceTabs } from './WorkspaceTabs';
@@ -103,6 +104,8 @@ export function AgentWorkspacePage(props: { party?: boolean } = {}) {
   }, [agentId, latest]);
 
   useAutoOpenDiff(metadata.data, conversation.items, conversation.loaded, autoOpen);
+  useAutoOpenPreview(metadata.data, autoOpen);
+  const composerAttach = useRef<((image: ImageAttachment) => void) | null>(null);
   const shownPending = unresolvedPending(pending, conversation.items);
   const entries = useMemo(() => feedEntries(conversation.items), [conversation.items]);
 
@@ -134,6 +137,7 @@ export function AgentWorkspacePage(props: { party?: boolean } = {}) {
       items={conversation.items}
       spice={conversation.spice}
       entries={entries}
+      servedPorts={servedPorts(agent)}
     />
   );
   const can = workspacePermissions({
@@ -159,80 +163,82 @@ export function AgentWorkspacePage(props: { party?: boolean } = {}) {
   };
   return (
     <OpenTabContext.Provider value={openTab}>
-      <FeedRepoContext.Provider value={feedRepo}>
-        <AddCommentContext.Provider value={addComment}>
-          <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
-            <AgentTopBar
-              agent={
-                seeded.tempTitle && agent.title === DEFAULT_AGENT_TITLE
-                  ? { ...agent, title: seeded.tempTitle }
-                  : agent
-              }
-              can={can}
-              small={small}
-              actions={actions}
-              onOpen={openTab}
-              notify={notify}
-            />
-            <Stack direction="row" spacing={1} sx={{ flex: 1, minHeight: 0 }}>
-              <Stack sx={{ flex: 1, minWidth: 0 }}>
-                <FeedList
-                  entries={entries}
-                  pending={shownPending}
-                  working={working}
-                  viewerId={user?.user_id}
-                  hasMore={conversation.hasMore}
-                  loadingOlder={conversation.loadingOlder}
-                  onLoadOlder={() => void conversation.loadOlder()}
-                  followToken={followToken}
-                />
+      <AttachImageContext.Provider value={can.chat ? (image) => composerAttach.current?.(image) : null}>
+        <FeedRepoContext.Provider value={feedRepo}>
+          <AddCommentContext.Provider value={addComment}>
+            <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
+              <AgentTopBar
+                agent={
+                  seeded.tempTitle && agent.title === DEFAULT_AGENT_TITLE
+                    ? { ...agent, title: seeded.tempTitle }
+                    : agent
+                }
+                can={can}
+                small={small}
+                actions={actions}
+                onOpen={openTab}
+                notify={notify}
+              />
+              <Stack direction="row" spacing={1} sx={{ flex: 1, minHeight: 0 }}>
+                <Stack sx={{ flex: 1, minWidth: 0 }}>
+                  <FeedList
+                    entries={entries}
+                    pending={shownPending}
+                    working={working}
+                    viewerId={user?.user_id}
+                    hasMore={conversation.hasMore}
+                    loadingOlder={conversation.loadingOlder}
+                    onLoadOlder={() => void conversation.loadOlder()}
+                    followToken={followToken}
+                  />
+                </Stack>
+                {layout.tabs.length && !small ? (
+                  <Paper variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
+                    {tabs}
+                  </Paper>
+                ) : null}
               </Stack>
-              {layout.tabs.length && !small ? (
-                <Paper variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
-                  {tabs}
-                </Paper>
+              {small && layout.tabs.length ? (
+                <>
+                  <Button
+                    size="small"
+                    onClick={() => setDrawerOpen(true)}
+                    sx={{ alignSelf: 'flex-start' }}
+                    startIcon={
+                      <Badge badgeContent={layout.tabs.length} color="primary">
+                        <TabIcon />
+                      </Badge>
+                    }
+                  >
+                    Tabs
+                  </Button>
+                  <Drawer
+                    anchor="bottom"
+                    open={drawerOpen}
+                    onClose={() => setDrawerOpen(false)}
+                    slotProps={{ paper: { sx: { height: '90%' } } }}
+                  >
+                    {tabs}
+                  </Drawer>
+                </>
+              ) : null}
+              {can.chat ? (
+                <Stack spacing={1}>
+                  <SourcesPanel agent={agent} />
+                  <AgentSettingsBar
+                    agent={agent}
+                    canEdit={can.editLimit}
+                    canChooseModels={can.chooseModels}
+                    admin={Boolean(user?.admin)}
+                  />
+                  <Composer agentId={agent.id} onSend={send} attachRef={composerAttach} />
+                </Stack>
               ) : null}
             </Stack>
-            {small && layout.tabs.length ? (
-              <>
-                <Button
-                  size="small"
-                  onClick={() => setDrawerOpen(true)}
-                  sx={{ alignSelf: 'flex-start' }}
-                  startIcon={
-                    <Badge badgeContent={layout.tabs.length} color="primary">
-                      <TabIcon />
-                    </Badge>
-                  }
-                >
-                  Tabs
-                </Button>
-                <Drawer
-                  anchor="bottom"
-                  open={drawerOpen}
-                  onClose={() => setDrawerOpen(false)}
-                  slotProps={{ paper: { sx: { height: '90%' } } }}
-                >
-                  {tabs}
-                </Drawer>
-              </>
-            ) : null}
-            {can.chat ? (
-              <Stack spacing={1}>
-                <SourcesPanel agent={agent} />
-                <AgentSettingsBar
-                  agent={agent}
-                  canEdit={can.editLimit}
-                  canChooseModels={can.chooseModels}
-                  admin={Boolean(user?.admin)}
-                />
-                <Composer agentId={agent.id} onSend={send} />
-              </Stack>
-            ) : null}
-          </Stack>
-          <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
-        </AddCommentContext.Provider>
-      </FeedRepoContext.Provider>
+            <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
+          </AddCommentContext.Provider>
+        </FeedRepoContext.Provider>
+      </AttachImageContext.Provider>
     </OpenTabContext.Provider>
   );
 }

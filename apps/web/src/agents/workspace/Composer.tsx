@@ -4,7 +4,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { MESSAGE_MAX_CHARS } from '@tandem/shared';
-import { useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { ApiError } from '../../api/client';
 import { readStored, readStoredJson, removeStored, writeStored } from '../../lib/storage';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
@@ -35,6 +35,8 @@ function writeUnsentImages(agentId: string, images: ImageAttachment[]) {
 export function Composer(props: {
   agentId: string;
   onSend: (message: string, images: ImageAttachment[], comments: PendingReviewComment[]) => Promise<unknown>;
+  /** Filled with a way to add an image from elsewhere in the workspace (a preview screenshot). */
+  attachRef?: RefObject<((image: ImageAttachment) => void) | null>;
 }) {
   const pendingComments = usePendingComments(props.agentId);
   const [text, setText] = useState(() => readStored(unsentKey(props.agentId), 'session') ?? '');
@@ -42,6 +44,9 @@ export function Composer(props: {
   const attachments = useImageAttachments(initialImages, (images) =>
     writeUnsentImages(props.agentId, images),
   );
+  useEffect(() => {
+    if (props.attachRef) props.attachRef.current = attachments.append;
+  });
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<'credits' | 'other' | null>(null);
 

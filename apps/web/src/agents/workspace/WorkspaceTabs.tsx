@@ -11,6 +11,7 @@ import { DiffWindow } from './diff/DiffWindow';
 import { FileViewer } from './files/FileViewer';
 import { LogWindow } from './logs/LogWindow';
 import { SpiceWindow } from './spice/SpiceWindow';
+import { PreviewWindow } from './preview/PreviewWindow';
 import { shellTranscript, type FeedEntry } from './feed-model';
 import { closeTab, tabId, tabTitle, type Layout, type WorkspaceTab } from './tabs';
 
@@ -85,9 +86,11 @@ interface TabData {
   items: ConversationItem[];
   spice: SpiceItem[];
   entries: FeedEntry[];
+  /** Ports the agent serves now (preview tabs say when theirs is not among them). */
+  servedPorts: readonly number[];
 }
 
-function TabContent({ tab, agentId, items, spice, entries }: TabData & { tab: WorkspaceTab }) {
+function TabContent({ tab, agentId, items, spice, entries, servedPorts }: TabData & { tab: WorkspaceTab }) {
   switch (tab.kind) {
     case 'shell':
       return <ShellWindow pid={tab.pid} entries={entries} />;
@@ -105,6 +108,8 @@ function TabContent({ tab, agentId, items, spice, entries }: TabData & { tab: Wo
       return <LogWindow agentId={agentId} logId={tab.logId} />;
     case 'spice':
       return <SpiceWindow spice={spice} />;
+    case 'preview':
+      return <PreviewWindow agentId={agentId} port={tab.port} served={servedPorts.includes(tab.port)} />;
   }
 }
 
@@ -155,6 +160,7 @@ export function WorkspaceTabs(props: TabData & { layout: Layout; onLayout: (layo
           items={props.items}
           spice={props.spice}
           entries={props.entries}
+          servedPorts={props.servedPorts}
         />
       </Box>
     </Stack>

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { ImageAttachment } from '../manager/image-files';
 import type { WorkspaceTab } from './tabs';
 
 /** Lets feed rows open a workspace tab (a shell's window, a file, a log, the summary, a review). */
@@ -10,3 +11,8 @@ export const useOpenTab = () => useContext(OpenTabContext);
 export const FeedRepoContext = createContext<{ repoName: string; branch: string | null } | null>(null);
 
 export const useFeedRepo = () => useContext(FeedRepoContext);
+
+/** Adds an image to the unsent message (a preview's screenshot); null when the viewer cannot message. */
+export const AttachImageContext = createContext<((image: ImageAttachment) => void) | null>(null);
+
+export const useAttachImage = () => useContext(AttachImageContext);

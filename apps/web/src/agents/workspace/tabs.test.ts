@@ -25,13 +25,14 @@ describe('workspace tabs', () => {
     expect(loadLayout('bad')).toEqual(EMPTY_LAYOUT);
   });
 
-  it('names file, log, diff and spice tabs, and a reopened diff takes its new title', () => {
+  it('names file, log, diff, spice and preview tabs, and a reopened diff takes its new title', () => {
     let layout = openTab(EMPTY_LAYOUT, { kind: 'diff', sourceId: 's1', title: 'tandem-1' });
     layout = openTab(layout, { kind: 'file', repositoryName: 'acme/webapp', path: 'src/math.js', ref: null });
     layout = openTab(layout, { kind: 'log', logId: 'l1', path: '.tandem/format.sh' });
     layout = openTab(layout, { kind: 'spice' });
+    layout = openTab(layout, { kind: 'preview', port: 5173 });
     layout = openTab(layout, { kind: 'diff', sourceId: 's1', title: '#4' });
-    expect(layout.tabs.map(tabTitle)).toEqual(['#4', 'math.js', 'format.sh', 'Spice Messages']);
+    expect(layout.tabs.map(tabTitle)).toEqual(['#4', 'math.js', 'format.sh', 'Spice Messages', 'Port 5173']);
     expect(layout.active).toBe('diff:s1');
   });
 

@@ -22,6 +22,7 @@ const tabSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('log'), logId: z.string(), path: z.string() }),
   z.object({ kind: z.literal('spice') }),
+  z.object({ kind: z.literal('preview'), port: z.number().int() }),
 ]);
 export type WorkspaceTab = z.infer<typeof tabSchema>;
 
@@ -48,6 +49,8 @@ export function tabId(tab: WorkspaceTab): string {
       return `file:${tab.repositoryName}:${tab.ref ?? ''}:${tab.path}`;
     case 'log':
       return `log:${tab.logId}`;
+    case 'preview':
+      return `preview:${tab.port}`;
   }
 }
 
@@ -67,6 +70,8 @@ export function tabTitle(tab: WorkspaceTab): string {
       return logTabTitle(tab.path);
     case 'spice':
       return 'Spice Messages';
+    case 'preview':
+      return `Port ${tab.port}`;
   }
 }
 
