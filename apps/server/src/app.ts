@@ -9,7 +9,6 @@ import type { Logger } from 'pino';
 import type { AgentRunner } from '@tandem/agent';
 import type { Database } from '@tandem/db';
 import { registerAuthentication } from './auth/authenticate.js';
-import { PreviewTokens } from './auth/preview-tokens.js';
 import { SessionTokens } from './auth/session-tokens.js';
 import { PreviewHost } from './previews/preview-host.js';
 import { PreviewSettings } from './previews/preview-settings.js';
@@ -69,7 +68,7 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
   const sessions = new SessionService(database.db, new SessionTokens(options.secretKey), config.sessionDays);
-  const previewTokens = new PreviewTokens(options.secretKey);
+  const previewTokens = new SessionTokens(options.secretKey, 'preview');
   let httpServer: Server | undefined;
   const previewSettings = new PreviewSettings({
     template: config.previewUrl,

@@ -1,28 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './support/browser.js';
-
-async function signInAs(page: Page, login: string) {
-  await page.goto('/login');
-  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
-  await page.getByRole('button', { name: `Sign in as ${login}` }).click();
-  await page.waitForURL(/\/agents$/);
-}
-
-async function createAgent(page: Page, repo: string, body: string): Promise<string> {
-  return page.evaluate(
-    async ({ repo, body }) => {
-      const res = await fetch(`/api/agents/create-agent/${repo}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-tandem-csrf': '1' },
-        body: JSON.stringify({ body, model: 'scripted' }),
-      });
-      if (!res.ok) throw new Error(`create-agent answered ${res.status}: ${await res.text()}`);
-      return ((await res.json()) as { agent_id: string }).agent_id;
-    },
-    { repo, body },
-  );
-}
+import { signInAs, createScriptedAgent } from './support/session.js';
 
 /**
  * Earlier browser tests leave agents running on the same server (four at a time), so the first
@@ -49,7 +28,11 @@ describe('the diff window, file viewer, logs and Run Scripts', () => {
     async () => {
       const { page, context } = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       await signInAs(page, 'bob');
-      const agentId = await createAgent(page, 'acme/webapp', 'Please add subtract to the math module');
+      const agentId = await createScriptedAgent(
+        page,
+        'acme/webapp',
+        'Please add subtract to the math module',
+      );
       await page.goto(`/gh/acme/webapp/agent/${agentId}`);
       const feed = page.getByRole('log', { name: 'Conversation' });
       await waitForAgent(feed, 'Added subtract.');
@@ -124,7 +107,7 @@ describe('the diff window, file viewer, logs and Run Scripts', () => {
       const { page, context } = await browser.newPage();
       // ada's own installation, which no other browser test spends from.
       await signInAs(page, 'ada');
-      const agentId = await createAgent(page, 'ada/playground', 'Please spend every credit');
+      const agentId = await createScriptedAgent(page, 'ada/playground', 'Please spend every credit');
       await page.goto(`/gh/ada/playground/agent/${agentId}`);
       const feed = page.getByRole('log', { name: 'Conversation' });
       await waitForAgent(feed, 'Your installation is out of credits.');

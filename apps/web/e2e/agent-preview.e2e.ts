@@ -1,28 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { useBrowser } from './support/browser.js';
-
-async function signInAs(page: Page, login: string) {
-  await page.goto('/login');
-  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
-  await page.getByRole('button', { name: `Sign in as ${login}` }).click();
-  await page.waitForURL(/\/agents$/);
-}
-
-async function createAgent(page: Page, repo: string, body: string): Promise<string> {
-  return page.evaluate(
-    async ({ repo, body }) => {
-      const res = await fetch(`/api/agents/create-agent/${repo}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-tandem-csrf': '1' },
-        body: JSON.stringify({ body, model: 'scripted' }),
-      });
-      if (!res.ok) throw new Error(`create-agent answered ${res.status}: ${await res.text()}`);
-      return ((await res.json()) as { agent_id: string }).agent_id;
-    },
-    { repo, body },
-  );
-}
+import { signInAs, createScriptedAgent } from './support/session.js';
 
 /** Other browser tests may keep the server's agent slots busy: generous waits for the agent. */
 const AGENT_WAIT = { timeout: 90_000 };
@@ -38,7 +16,7 @@ describe('previews of the ports an agent serves', () => {
       const serverPort = new URL(inject('baseUrl')).port;
       const { page } = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       await signInAs(page, 'bob');
-      const agentId = await createAgent(page, 'acme/webapp', 'Please serve a preview of the app');
+      const agentId = await createScriptedAgent(page, 'acme/webapp', 'Please serve a preview of the app');
       await page.goto(`/gh/acme/webapp/agent/${agentId}`);
 
       // The new port opens its tab without a click, and the frame signs itself in.

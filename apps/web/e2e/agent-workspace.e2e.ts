@@ -1,26 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './support/browser.js';
-
-async function signInAs(page: Page, login: string) {
-  await page.goto('/login');
-  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
-  await page.getByRole('button', { name: `Sign in as ${login}` }).click();
-  await page.waitForURL(/\/agents$/);
-}
-
-/** Creates an agent through the API from the signed-in page (the form has its own test). */
-async function createAgent(page: Page, body: string): Promise<string> {
-  return page.evaluate(async (message) => {
-    const res = await fetch('/api/agents/create-agent/acme/webapp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-tandem-csrf': '1' },
-      body: JSON.stringify({ body: message, model: 'scripted' }),
-    });
-    if (!res.ok) throw new Error(`create-agent answered ${res.status}: ${await res.text()}`);
-    return ((await res.json()) as { agent_id: string }).agent_id;
-  }, body);
-}
+import { signInAs, createScriptedAgent } from './support/session.js';
 
 describe('the agent workspace', () => {
   const browser = useBrowser();
@@ -28,7 +8,7 @@ describe('the agent workspace', () => {
   it('shows the run as it happens, sends a message, renames and archives', async () => {
     const { page, context } = await browser.newPage();
     await signInAs(page, 'bob');
-    const agentId = await createAgent(page, 'Please read the README');
+    const agentId = await createScriptedAgent(page, 'acme/webapp', 'Please read the README');
 
     // The short form is normalised to the workspace route.
     await page.goto(`/agents/${agentId}`);
@@ -110,7 +90,7 @@ describe('the agent workspace', () => {
   it('opens a shell in a tab, keeps the layout across reloads, and uses a drawer on small screens', async () => {
     const { page, context } = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await signInAs(page, 'bob');
-    const agentId = await createAgent(page, 'run a command please');
+    const agentId = await createScriptedAgent(page, 'acme/webapp', 'run a command please');
     await page.goto(`/agents/${agentId}`);
     const feed = page.getByRole('log', { name: 'Conversation' });
     await feed.getByText('Ran it.').waitFor();

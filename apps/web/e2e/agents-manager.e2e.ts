@@ -2,14 +2,7 @@ import { CSRF_HEADER } from '@tandem/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './support/browser.js';
-
-/** bob: a member (not an admin) of acme, with the repository acme/webapp. */
-async function signInAsBob(page: Page) {
-  await page.goto('/login');
-  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
-  await page.getByRole('button', { name: 'Sign in as bob' }).click();
-  await page.waitForURL(/\/agents$/);
-}
+import { signInAs } from './support/session.js';
 
 interface Created {
   agent_id: string;
@@ -67,7 +60,7 @@ describe('agents manager', () => {
 
   it('creates an agent in the background with Ctrl+Enter and lists it', async () => {
     const { page, context } = await browser.newPage();
-    await signInAsBob(page);
+    await signInAs(page, 'bob');
     const form = page.getByRole('form', { name: 'New agent' });
     await form.getByRole('combobox', { name: 'Repository' }).fill('acme/webapp');
     await form.getByRole('combobox', { name: 'Repository' }).press('Escape');
@@ -104,7 +97,7 @@ describe('agents manager', () => {
 
   it('asks for a repository, and a valid one', async () => {
     const { page, context } = await browser.newPage();
-    await signInAsBob(page);
+    await signInAs(page, 'bob');
     const form = page.getByRole('form', { name: 'New agent' });
     await form.getByRole('textbox', { name: 'Message' }).fill('Anything');
     await form.getByRole('button', { name: 'Create' }).click();
@@ -118,7 +111,7 @@ describe('agents manager', () => {
 
   it('keeps page, rows per page and search in the URL; back and forward restore them', async () => {
     const { page, context } = await browser.newPage();
-    await signInAsBob(page);
+    await signInAs(page, 'bob');
     await ensureAgents(page, 12);
     await page.goto('/agents');
     const table = page.getByRole('table', { name: 'Agents' });
@@ -168,7 +161,7 @@ describe('agents manager', () => {
 
   it('shows archived agents with the quick filters', async () => {
     const { page, context } = await browser.newPage();
-    await signInAsBob(page);
+    await signInAs(page, 'bob');
     const archived = await createAgentByApi(page, 'An agent to archive');
     await archiveByApi(page, archived);
     await page.goto('/agents');
@@ -205,7 +198,7 @@ describe('agents manager', () => {
 
   it('archives an agent from its row: the row leaves and the count goes down', async () => {
     const { page, context } = await browser.newPage();
-    await signInAsBob(page);
+    await signInAs(page, 'bob');
     await ensureAgents(page, 12);
     const target = await createAgentByApi(page, 'Archive me from the list');
     await page.goto('/agents?searchTerm=creator%3Ame+is%3Aunarchived');

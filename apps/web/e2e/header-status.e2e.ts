@@ -1,14 +1,7 @@
 import { CSRF_HEADER } from '@tandem/shared';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './support/browser.js';
-
-async function signInAsBob(page: Page) {
-  await page.goto('/login');
-  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
-  await page.getByRole('button', { name: 'Sign in as bob' }).click();
-  await page.waitForURL(/\/agents$/);
-}
+import { signInAs } from './support/session.js';
 
 describe('the header while agents run', () => {
   const browser = useBrowser();
@@ -29,7 +22,7 @@ describe('the header while agents run', () => {
       }
       (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
     });
-    await signInAsBob(page);
+    await signInAs(page, 'bob');
     const created = await page.request.post('/api/agents/create-agent/acme/webapp', {
       headers: { [CSRF_HEADER]: '1' },
       data: { body: 'take your time with this', model: 'scripted' },

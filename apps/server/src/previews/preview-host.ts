@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { Db } from '@tandem/db';
 import { PREVIEW_TOKEN_TTL_MS } from '@tandem/shared';
 import type { Logger } from 'pino';
-import type { PreviewTokens } from '../auth/preview-tokens.js';
+import type { SessionTokens } from '../auth/session-tokens.js';
 import { previewTarget, type PreviewTarget } from '../services/previews.js';
 import type { AuthenticatedUser, SessionService } from '../services/sessions.js';
 import {
@@ -59,7 +59,8 @@ export class PreviewHost {
     private readonly deps: {
       db: Db;
       sessions: SessionService;
-      tokens: PreviewTokens;
+      /** Preview tokens (purpose 'preview'). */
+      tokens: SessionTokens;
       settings: PreviewSettings;
       logger: Logger;
     },

@@ -1,5 +1,4 @@
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import type { EmbeddedRunner } from '@tandem/agent';
 import { agents, previewSubdomains } from '@tandem/db';
 import {
@@ -11,21 +10,8 @@ import {
 } from '@tandem/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeScriptFile } from '../testing/agent-harness.js';
+import { freePort, until, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 const PORT = await freePort();
 
@@ -148,11 +134,10 @@ describe('previews of agent ports (/api/agent/preview, the preview origin, /api/
     agentId = createAgentResponseSchema.parse(res.json()).agent_id;
     await (app.runner as EmbeddedRunner).idle(agentId);
     // The port is reported by the sandbox's next /proc scan.
-    for (let i = 0; i < 50; i++) {
+    await until('the served port in cur_ports', async () => {
       const [row] = await app.database.db.select().from(agents).where(eq(agents.id, agentId));
-      if (forwardedPortsOf(row!.curPorts).some((p) => p.internal_port === PORT)) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return forwardedPortsOf(row!.curPorts).some((p) => p.internal_port === PORT) || undefined;
+    });
   }, 60_000);
 
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '@tandem/db';
-import { previewRequestSchema } from '@tandem/shared';
+import { PREVIEW_TOKEN_TTL_MS, previewRequestSchema } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
-import type { PreviewTokens } from '../auth/preview-tokens.js';
+import type { SessionTokens } from '../auth/session-tokens.js';
 import { AppError } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
 import type { PreviewSettings } from '../previews/preview-settings.js';
@@ -25,7 +25,7 @@ const forwardParamsSchema = z.object({
 /** Previews of agents' ports: the registry, the preview token, and the path-style entry point. */
 export function previewRoutes(
   app: FastifyInstance,
-  deps: { db: Db; settings: PreviewSettings; tokens: PreviewTokens },
+  deps: { db: Db; settings: PreviewSettings; tokens: SessionTokens },
 ): void {
   const { db, settings, tokens } = deps;
 
@@ -40,7 +40,8 @@ export function previewRoutes(
     const viewer = requireUser(request);
     parseRequest(tempTokenQuerySchema, request.query, 'query');
     reply.header('cache-control', 'no-store');
-    return { auth_token: await tokens.sign({ userId: viewer.id, sessionId: viewer.sessionId }) };
+    const expiresAt = new Date(Date.now() + PREVIEW_TOKEN_TTL_MS);
+    return { auth_token: await tokens.sign({ userId: viewer.id, sessionId: viewer.sessionId }, expiresAt) };
   });
 
   /**

@@ -1,0 +1,28 @@
+import type { Page } from 'playwright-core';
+
+/** Signs in through the local code host's sign-in page and waits for the agents list. */
+export async function signInAs(page: Page, login: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
+  await page.getByRole('button', { name: `Sign in as ${login}` }).click();
+  await page.waitForURL(/\/agents$/);
+}
+
+/**
+ * Creates an agent on the scripted model through the API, from the signed-in page (the new-agent
+ * form has its own test), and returns its id.
+ */
+export async function createScriptedAgent(page: Page, repo: string, body: string): Promise<string> {
+  return page.evaluate(
+    async ({ repo, body }) => {
+      const res = await fetch(`/api/agents/create-agent/${repo}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tandem-csrf': '1' },
+        body: JSON.stringify({ body, model: 'scripted' }),
+      });
+      if (!res.ok) throw new Error(`create-agent answered ${res.status}: ${await res.text()}`);
+      return ((await res.json()) as { agent_id: string }).agent_id;
+    },
+    { repo, body },
+  );
+}
