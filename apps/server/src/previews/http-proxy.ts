@@ -68,15 +68,29 @@ function upstreamHeaders(req: IncomingMessage, target: ProxyTarget, options: Pro
   return headers;
 }
 
+/**
+ * A redirect to the server's own local address (`http://localhost:3000/login`) would leave the
+ * preview's origin; it becomes a path on it.
+ */
+export function localRedirect(location: string, port: number): string {
+  const match = /^https?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::(\d+))?(\/.*)?$/i.exec(
+    location,
+  );
+  if (!match || Number(match[1] ?? 80) !== port) return location;
+  return match[2] ?? '/';
+}
+
 function responseHeaders(
   upstream: IncomingMessage,
+  target: ProxyTarget,
   options: ProxyOptions,
 ): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(upstream.headers)) {
     // The preview is always framed by the workspace; frame-ancestors below says by whom.
     if (HOP_BY_HOP.has(name) || name === 'x-frame-options' || value === undefined) continue;
-    headers[name] = value;
+    headers[name] =
+      name === 'location' && typeof value === 'string' ? localRedirect(value, target.port) : value;
   }
   for (const [name, value] of Object.entries(options.extraHeaders)) {
     const existing = headers[name];
@@ -122,7 +136,7 @@ export function proxyHttp(
     else res.destroy(error);
   });
   upstreamRequest.on('response', (upstream) => {
-    const headers = responseHeaders(upstream, options);
+    const headers = responseHeaders(upstream, target, options);
     const status = upstream.statusCode ?? 502;
     if (!isHtml(upstream) || req.method === 'HEAD' || status === 204 || status === 304) {
       res.writeHead(status, upstream.statusMessage, headers);

@@ -201,7 +201,12 @@ export class PreviewHost {
     // Only the bridge page on this very origin may set the cookie.
     if (req.headers['sec-fetch-site'] && req.headers['sec-fetch-site'] !== 'same-origin')
       return this.text(res, 403, 'Cross-site sign-in refused');
-    const body = await readBody(req, AUTH_BODY_LIMIT);
+    let body: string;
+    try {
+      body = await readBody(req, AUTH_BODY_LIMIT);
+    } catch {
+      return this.text(res, 413, 'Sign-in request too large');
+    }
     let token: unknown;
     try {
       token = (JSON.parse(body) as { token?: unknown }).token;
