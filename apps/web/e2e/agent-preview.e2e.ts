@@ -58,6 +58,15 @@ describe('previews of the ports an agent serves', () => {
       await page.getByRole('menuitem', { name: `Port ${port}` }).click();
       await frame.getByRole('heading', { name: 'Hello from the agent app' }).waitFor();
 
+      // Another agent on the same route gets its own workspace, not this one's tabs.
+      const otherId = await createScriptedAgent(page, 'acme/webapp', 'Please look around');
+      await page.evaluate((id) => {
+        history.pushState(null, '', `/gh/acme/webapp/agent/${id}`);
+        dispatchEvent(new PopStateEvent('popstate'));
+      }, otherId);
+      await page.getByRole('log', { name: 'Conversation' }).getByText('Please look around').waitFor();
+      expect(await page.getByRole('tablist', { name: 'Workspace tabs' }).count()).toBe(0);
+
       // Outside the workspace the preview origin has no cookie and shows no content.
       const stranger = await browser.newPage();
       await stranger.page.goto(`http://my-preview.localhost:${serverPort}/`);

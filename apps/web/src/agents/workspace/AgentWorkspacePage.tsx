@@ -55,8 +55,17 @@ function useSeededPending(): { pending: PendingMessage[]; tempTitle: string | nu
   return { pending: seed, tempTitle };
 }
 
-/** The agent workspace: `/gh/{owner}/{repo}/agent/{id}`, also reached as `/agent/{id}` and `/agents/{id}`. */
+/**
+ * The agent workspace: `/gh/{owner}/{repo}/agent/{id}`, also reached as `/agent/{id}` and
+ * `/agents/{id}`. Going to another agent on the same route starts a fresh workspace: its tabs,
+ * pending messages and auto-open memory all belong to one agent.
+ */
 export function AgentWorkspacePage(props: { party?: boolean } = {}) {
+  const { agentId = '' } = useParams();
+  return <AgentWorkspace key={agentId} party={props.party ?? false} />;
+}
+
+function AgentWorkspace(props: { party: boolean }) {
   const { owner, repo, agentId = '' } = useParams();
   const { user } = useCurrentUser();
   const metadata = useAgentMetadata(agentId);
@@ -143,7 +152,7 @@ export function AgentWorkspacePage(props: { party?: boolean } = {}) {
   const can = workspacePermissions({
     isOwn: agent.is_own,
     admin: Boolean(user?.admin),
-    party: props.party ?? false,
+    party: props.party,
   });
   // Review comments come from whoever may message the agent (workspace §6).
   const addComment = can.chat
