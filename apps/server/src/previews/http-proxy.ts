@@ -51,7 +51,11 @@ function withoutCookie(header: string | undefined, name: string): string | undef
 }
 
 /** The request's headers as the agent's server should see them. */
-function upstreamHeaders(req: IncomingMessage, target: ProxyTarget, options: ProxyOptions) {
+function upstreamHeaders(
+  req: IncomingMessage,
+  target: ProxyTarget,
+  options: Pick<ProxyOptions, 'privateCookie' | 'forwardedProto'>,
+) {
   const headers: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
@@ -184,12 +188,7 @@ export function proxyUpgrade(
   upstream.setTimeout(CONNECT_TIMEOUT_MS, () => upstream.destroy(new Error('connect timeout')));
   upstream.once('connect', () => {
     upstream.setTimeout(0);
-    const headers = upstreamHeaders(req, target, {
-      ...options,
-      htmlPrefix: '',
-      extraHeaders: {},
-      onUnreachable: () => undefined,
-    });
+    const headers = upstreamHeaders(req, target, options);
     // The handshake needs exactly the headers a plain request must not forward.
     headers.connection = req.headers.connection ?? 'Upgrade';
     headers.upgrade = req.headers.upgrade ?? 'websocket';

@@ -6,7 +6,7 @@ import type { Db } from '@tandem/db';
 import { PREVIEW_TOKEN_TTL_MS } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { SessionTokens } from '../auth/session-tokens.js';
-import { previewTarget, type PreviewTarget } from '../services/previews.js';
+import { PREVIEW_MEMBERS_ONLY, previewTarget, type PreviewTarget } from '../services/previews.js';
 import type { AuthenticatedUser, SessionService } from '../services/sessions.js';
 import {
   BRIDGE_SCRIPT,
@@ -38,6 +38,11 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     if (key === name) return decodeURIComponent(rest.join('='));
   }
   return undefined;
+}
+
+interface Viewer {
+  user: AuthenticatedUser;
+  token: string;
 }
 
 /** A page load (top level or in a frame), as opposed to a script, image or fetch. */
@@ -82,11 +87,7 @@ export class PreviewHost {
           return this.page(res, 200, bridgePage({ appOrigins: this.origins(), mode: 'frame' }));
         return this.text(res, 401, 'Sign in to view this preview.');
       }
-      const target = await this.targetFor(
-        viewer,
-        cookieValue(req.headers.cookie, PREVIEW_COOKIE)!,
-        subdomain,
-      );
+      const target = await this.targetFor(viewer, subdomain);
       if (target.kind !== 'ok') return this.refuse(req, res, target);
       proxyHttp(req, res, target, this.proxyOptions(target.port));
     } catch (error) {
@@ -99,9 +100,7 @@ export class PreviewHost {
   async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, subdomain: string): Promise<void> {
     try {
       const viewer = await this.viewer(req);
-      const target = viewer
-        ? await this.targetFor(viewer, cookieValue(req.headers.cookie, PREVIEW_COOKIE)!, subdomain)
-        : undefined;
+      const target = viewer ? await this.targetFor(viewer, subdomain) : undefined;
       if (target?.kind !== 'ok') {
         socket.end(`HTTP/1.1 ${viewer ? 403 : 401} Preview refused\r\nConnection: close\r\n\r\n`);
         return;
@@ -117,22 +116,20 @@ export class PreviewHost {
     return this.deps.settings.appOrigins();
   }
 
-  private async viewer(req: IncomingMessage): Promise<AuthenticatedUser | undefined> {
+  /** The signed-in viewer of the preview cookie, with the token (the access cache's key). */
+  private async viewer(req: IncomingMessage): Promise<Viewer | undefined> {
     const token = cookieValue(req.headers.cookie, PREVIEW_COOKIE);
     if (!token) return undefined;
     const claims = await this.deps.tokens.verify(token);
-    return claims ? this.deps.sessions.resolveClaims(claims) : undefined;
+    const user = claims ? await this.deps.sessions.resolveClaims(claims) : undefined;
+    return user ? { user, token } : undefined;
   }
 
-  private async targetFor(
-    viewer: AuthenticatedUser,
-    token: string,
-    subdomain: string,
-  ): Promise<PreviewTarget> {
+  private async targetFor({ user, token }: Viewer, subdomain: string): Promise<PreviewTarget> {
     const key = `${token}|${subdomain}`;
     const cached = this.access.get(key);
     if (cached && cached.until > Date.now()) return cached.target;
-    const target = await previewTarget(this.deps.db, viewer, subdomain);
+    const target = await previewTarget(this.deps.db, user, subdomain);
     if (this.access.size >= ACCESS_CACHE_MAX) this.access.clear();
     this.access.set(key, { target, until: Date.now() + ACCESS_CACHE_MS });
     return target;
@@ -165,11 +162,7 @@ export class PreviewHost {
             'This preview address is not in use or has expired. Open the port again from the agent in Tandem.',
           ]
         : target.kind === 'forbidden'
-          ? [
-              403,
-              'No access to this preview',
-              'Preview ports are only viewable by members of the installation.',
-            ]
+          ? [403, 'No access to this preview', `${PREVIEW_MEMBERS_ONLY}.`]
           : [
               502,
               `Port ${target.port} is not being served`,

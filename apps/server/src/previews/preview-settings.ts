@@ -1,3 +1,5 @@
+import { SUBDOMAIN_LABEL } from '@tandem/shared';
+
 /**
  * Where previews live, resolved against the port the server actually listens on (tests and
  * `PORT=0` learn it only after listening), and which origins may frame them.
@@ -45,7 +47,7 @@ export class PreviewSettings {
       candidate = candidate.endsWith(defaultPort) ? candidate : candidate + defaultPort;
     if (!candidate.startsWith(prefix) || !candidate.endsWith(suffix)) return undefined;
     const label = candidate.slice(prefix.length, candidate.length - suffix.length);
-    return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? label : undefined;
+    return SUBDOMAIN_LABEL.test(label) ? label : undefined;
   }
 
   /** The workspace's origins: the only pages that may frame a preview or talk to it. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '@tandem/db';
-import { PREVIEW_TOKEN_TTL_MS, previewRequestSchema } from '@tandem/shared';
+import { PREVIEW_TOKEN_TTL_MS, previewRequestSchema, SUBDOMAIN_LABEL } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
@@ -18,7 +18,7 @@ const tempTokenQuerySchema = z.object({
 });
 
 const forwardParamsSchema = z.object({
-  subdomain: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'Preview not found'),
+  subdomain: z.string().regex(SUBDOMAIN_LABEL, 'Preview not found'),
   '*': z.string().optional(),
 });
 

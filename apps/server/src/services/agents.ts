@@ -34,8 +34,15 @@ async function requireCredits(db: Db, installationId: number): Promise<void> {
     throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
 }
 
-/** Who may see an agent: admins, its creator, and installation members when the repository shares agents. */
-async function visibleAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {
+/**
+ * Who may see an agent: admins, its creator, and installation members when the repository shares
+ * agents. Also says whether the viewer is a member of the agent's installation (previews need it).
+ */
+export async function loadAgentAccess(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+): Promise<{ agent: AgentRow; member: boolean }> {
   const [row] = await db
     .select({ agent: agents, agentsPublic: repositories.agentsPublic, member: memberships.userId })
     .from(agents)
@@ -51,7 +58,11 @@ async function visibleAgent(db: Db, viewer: AuthenticatedUser, agentId: string):
     (viewer.admin || row.agent.creatorId === viewer.id || (row.member !== null && row.agentsPublic === true));
   // Someone else's agent is indistinguishable from a missing one.
   if (!row || !allowed) throw notFound('Agent not found');
-  return row.agent;
+  return { agent: row.agent, member: row.member !== null };
+}
+
+async function visibleAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {
+  return (await loadAgentAccess(db, viewer, agentId)).agent;
 }
 
 export async function loadAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { and, desc, eq, gt, like, lt, ne, or } from 'drizzle-orm';
-import { memberships, previewSubdomains, repositories, type Db } from '@tandem/db';
+import { previewSubdomains, repositories, type Db } from '@tandem/db';
 import {
   DEFAULT_SANDBOX_HOST,
   forwardedPortsOf,
@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { previewRequestSchema } from '@tandem/shared';
 import { AppError } from '../errors/app-error.js';
-import { loadAgent } from './agents.js';
+import { loadAgentAccess } from './agents.js';
 import type { AuthenticatedUser } from './sessions.js';
 
 export const PREVIEW_MEMBERS_ONLY = 'Preview ports are only viewable by members of the installation';
@@ -21,14 +21,8 @@ const RANDOM_SUFFIX_BELOW = 10_000;
 
 /** The agent, if the viewer may see its previews: members of its installation, and admins. */
 async function previewableAgent(db: Db, viewer: AuthenticatedUser, agentId: string) {
-  const agent = await loadAgent(db, viewer, agentId);
-  if (viewer.admin) return agent;
-  const [member] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.installationId, agent.installationId), eq(memberships.userId, viewer.id)))
-    .limit(1);
-  if (!member) throw new AppError('forbidden', PREVIEW_MEMBERS_ONLY);
+  const { agent, member } = await loadAgentAccess(db, viewer, agentId);
+  if (!viewer.admin && !member) throw new AppError('forbidden', PREVIEW_MEMBERS_ONLY);
   return agent;
 }
 

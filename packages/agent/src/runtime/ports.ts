@@ -11,6 +11,20 @@ export interface PortShell {
   scriptPath: string | null;
 }
 
+/** A running shell item's data: what the feed and its shell window show. */
+export function shellItemData(
+  shell: Pick<PortShell, 'command' | 'scriptPath'>,
+  forwardedPorts: ForwardedPort[],
+): Record<string, unknown> {
+  return {
+    active: true,
+    pending: false,
+    script_path: shell.scriptPath,
+    command: shell.command,
+    forwarded_ports: forwardedPorts,
+  };
+}
+
 /**
  * Keeps an agent's `cur_ports` equal to what its live shells listen on. Each shell reports only its
  * own ports, so the list is rebuilt from every shell's latest report: one server starting must not
@@ -33,13 +47,10 @@ export class PortTracker {
       this.db,
       this.agentId,
       { actionUuid: shell.actionUuid, pid: shell.pid, itemType: 'shell' },
-      {
-        active: true,
-        pending: false,
-        script_path: shell.scriptPath,
-        command: shell.command,
-        forwarded_ports: ports.map((port) => this.entry(shell, port)),
-      },
+      shellItemData(
+        shell,
+        ports.map((port) => this.entry(shell, port)),
+      ),
     );
     await this.save();
   }

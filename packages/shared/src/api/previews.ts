@@ -32,6 +32,9 @@ export function forwardedPortsOf(raw: readonly unknown[]): ForwardedPort[] {
 /** Longest DNS label. */
 export const SUBDOMAIN_MAX_LENGTH = 63;
 
+/** A DNS label as preview subdomains use them: a-z, 0-9 and inner hyphens, 1 to 63 characters. */
+export const SUBDOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
 /**
  * The subdomain a user typed, as it will be tried (workspace §5): lower-cased, every character
  * outside a-z, 0-9 and '-' turned into '-'. Leading and trailing hyphens are dropped and the result

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ShellSession } from '../../sandbox/index.js';
+import { shellItemData } from '../ports.js';
 import { defineTool, ToolInputError, type ToolContext } from './types.js';
 
 const MAX_OUTPUT_TO_MODEL = 30_000;
@@ -36,20 +37,15 @@ async function startShell(ctx: ToolContext, command: string, scriptPath: string 
     network: ctx.network,
     kind: ctx.sandboxKind,
   });
+  const shown = { command: ctx.scrub(command), scriptPath };
   const { actionUuid } = await ctx.emit({
     itemType: 'shell',
     pid: session.pid,
-    data: {
-      active: true,
-      pending: false,
-      script_path: scriptPath,
-      command: ctx.scrub(command),
-      forwarded_ports: [],
-    },
+    data: shellItemData(shown, []),
   });
   await shellMessage(ctx, session.pid, actionUuid, 'stdin', command);
   ctx.session.shells.set(session.pid, { session, actionUuid, command });
-  const shell = { actionUuid, pid: session.pid, command: ctx.scrub(command), scriptPath };
+  const shell = { ...shown, actionUuid, pid: session.pid };
   session.onEvent((event) => {
     if (event.type === 'ports') void ctx.trackPorts(shell, event.ports);
   });
