@@ -39,6 +39,8 @@ export interface BwrapLayout {
   cwd: string;
   network: boolean;
   env: Record<string, string>;
+  /** Host paths bound read-only at the same path (e.g. the host-owned git mirror for a fetch). */
+  readOnlyBinds?: readonly string[];
 }
 
 /**
@@ -59,7 +61,9 @@ export function bwrapArgs(layout: BwrapLayout): string[] {
     if (resolv) args.push('--ro-bind-try', resolv, resolv);
   }
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  args.push('--bind', layout.workspace, layout.workspace, '--chdir', layout.cwd);
+  args.push('--bind', layout.workspace, layout.workspace);
+  for (const path of layout.readOnlyBinds ?? []) args.push('--ro-bind', path, path);
+  args.push('--chdir', layout.cwd);
   args.push('--unshare-all');
   if (layout.network) args.push('--share-net');
   args.push('--die-with-parent', '--cap-drop', 'ALL', '--clearenv');

@@ -42,6 +42,8 @@ export interface SpawnSpec {
   env?: Record<string, string>;
   network?: boolean;
   kind: SandboxKind;
+  /** Host paths bound read-only at the same path (bubblewrap only). */
+  readOnlyBinds?: readonly string[];
 }
 
 function assertInsideWorkspace(cwd: string, workspace: string): void {
@@ -72,6 +74,7 @@ export function spawnSandboxed(spec: SpawnSpec): ChildProcessWithoutNullStreams 
     cwd: spec.cwd,
     network: spec.network ?? true,
     env,
+    ...(spec.readOnlyBinds ? { readOnlyBinds: spec.readOnlyBinds } : {}),
   });
   return spawn(bwrap, [...args, 'bash', '-c', spec.command], options);
 }
