@@ -2,7 +2,7 @@ import { conversationItems } from '@tandem/db';
 import { generateText } from 'ai';
 import { and, desc, eq } from 'drizzle-orm';
 import { resolveModel, type ResolvedModel, type toTokenUsage } from '../model/index.js';
-import { git } from '../sandbox/index.js';
+import { sandboxGit } from '../sandbox/index.js';
 import { appendSpice } from './history.js';
 import { actionItem, updateItemData, type NewItem } from './items.js';
 import type { RuntimeDeps } from './run-agent.js';
@@ -50,13 +50,19 @@ async function lastReviewedSha(ctx: ReviewContext): Promise<string | null> {
 }
 
 async function diffSince(ctx: ReviewContext): Promise<{ head: string; diff: string } | null> {
-  const { dir, baseBranch } = ctx.sandbox.workspace;
-  const head = (await git(dir, ['rev-parse', 'HEAD'])).stdout.trim();
+  const { workspace } = ctx.sandbox;
+  const head = (await sandboxGit(workspace, ['rev-parse', 'HEAD'])).stdout.trim();
   const since =
     (await lastReviewedSha(ctx)) ??
-    (await git(dir, ['merge-base', `origin/${baseBranch}`, 'HEAD'])).stdout.trim();
+    (await sandboxGit(workspace, ['merge-base', `origin/${workspace.baseBranch}`, 'HEAD'])).stdout.trim();
   if (!head || !since || since === head) return null;
-  const result = await git(dir, ['diff', '--no-color', `${since}..${head}`]);
+  const result = await sandboxGit(
+    workspace,
+    ['diff', '--no-color', '--no-ext-diff', '--no-textconv', `${since}..${head}`],
+    {
+      maxStdoutBytes: MAX_DIFF_CHARS * 4,
+    },
+  );
   if (result.exitCode !== 0 || !result.stdout.trim()) return null;
   const diff =
     result.stdout.length > MAX_DIFF_CHARS

@@ -49,6 +49,7 @@ export async function prepareSandbox(
     baseBranch: agent.baseBranch ?? repo.defaultBranch,
     branch: agentBranch(agent),
     author: { name: 'Tandem', email: 'tandem@users.noreply.github.com' },
+    kind: deps.sandbox.kind,
   });
   if (!agent.baseBranch)
     await deps.db.update(agents).set({ baseBranch: workspace.baseBranch }).where(eq(agents.id, agent.id));

@@ -2,9 +2,11 @@ export { detectSandbox, type SandboxKind, type SandboxSupport } from './detect.j
 export { runCommand, sandboxEnv, type RunOptions, type RunResult } from './exec.js';
 export { createScrubber, REDACTED, type Scrubber } from './scrub.js';
 export { ShellSession, type ShellEvent, type ShellStartOptions } from './shell-session.js';
+export { mustSandboxGit, sandboxGit, type GitWorkspace } from './sandbox-git.js';
 export { WarmPool } from './warm-pool.js';
 export {
   git,
+  mirrorDir,
   prepareWorkspace,
   pushBranch,
   runRepoScript,

@@ -1,7 +1,7 @@
-import { lstat, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { SandboxKind } from './detect.js';
 import { runCommand } from './exec.js';
+import { readInside, WorkspacePathError } from './safe-fs.js';
 import type { Scrubber } from './scrub.js';
 
 export interface ScriptRun {
@@ -15,29 +15,35 @@ export interface ScriptRun {
 }
 
 const MAX_CONTENTS_CHARS = 256 * 1024;
+/** Larger scripts still run; only their shown contents are cut. */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
 
 function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The script's contents, or null when absent. Read through safe-fs: the file is shown to users and
+ * read with the server's privileges, so a link (or a hard link) to e.g. the server's data counts as
+ * absent rather than being followed.
+ */
+async function locate(dir: string, relativePath: string): Promise<string | null> {
+  if (!inside(dir, resolve(dir, relativePath)))
+    throw new Error(`script path ${relativePath} is outside the workspace`);
+  try {
+    const entry = await readInside(dir, relative(dir, resolve(dir, relativePath)), {
+      maxBytes: MAX_READ_BYTES,
+    });
+    return entry.kind === 'file' ? entry.bytes.toString('utf8') : null;
+  } catch (error) {
+    if (error instanceof WorkspacePathError) return null;
+    throw error;
+  }
+}
+
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel !== '' && rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel);
-}
-
-/**
- * The script file, or null when absent. A symlink resolving outside the workspace counts as absent:
- * its contents are read on the host and shown to users, so it must not reach e.g. the server's data.
- */
-async function locate(dir: string, relativePath: string): Promise<string | null> {
-  const path = resolve(dir, relativePath);
-  if (!inside(dir, path)) throw new Error(`script path ${relativePath} is outside the workspace`);
-  const stat = await lstat(path).catch(() => null);
-  if (!stat) return null;
-  const real = await realpath(path).catch(() => null);
-  const realRoot = await realpath(dir);
-  if (!real || !inside(realRoot, real)) return null;
-  return (await lstat(real)).isFile() ? path : null;
 }
 
 /**
@@ -51,8 +57,8 @@ export async function runRepoScript(
 ): Promise<ScriptRun> {
   const startedAt = new Date();
   const scrub = options.scrub ?? ((text: string) => text);
-  const path = await locate(ws.dir, relativePath);
-  if (!path) {
+  const text = await locate(ws.dir, relativePath);
+  if (text === null) {
     return {
       path: relativePath,
       exists: false,
@@ -63,7 +69,8 @@ export async function runRepoScript(
       contents: '',
     };
   }
-  const contents = (await readFile(path, 'utf8')).slice(0, MAX_CONTENTS_CHARS);
+  const contents = text.slice(0, MAX_CONTENTS_CHARS);
+  const path = resolve(ws.dir, relativePath);
   const run = await runCommand({
     command: `bash ${quote(path)}`,
     cwd: ws.dir,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authHeader, mustGit } from './git.js';
@@ -67,6 +67,9 @@ describe('prepareWorkspace', () => {
       baseBranch: 'main',
       headSha: remote.mainSha,
       cloned: true,
+      kind: expect.stringMatching(/^(bubblewrap|process)$/),
+      mirror: join(root, 'workspaces', '.mirrors', 'agent-1.git'),
+      cloneUrl: remote.url,
     });
     expect(await mustGit(ws.dir, ['symbolic-ref', '--short', 'HEAD'])).toBe('tandem-1');
     expect(await mustGit(ws.dir, ['config', 'user.name'])).toBe('Tandem');
@@ -130,8 +133,20 @@ describe('prepareWorkspace', () => {
     expect((await prepareWorkspace(options(remote.url))).cloned).toBe(false);
 
     const sha = await commitIn(ws.dir, 'first.txt');
-    expect((await pushBranch(ws.dir, 'tandem-1', AUTH)).pushed).toBe(true);
+    expect((await pushBranch(ws, AUTH)).pushed).toBe(true);
     expect(await remote.remoteSha('refs/heads/tandem-1')).toBe(sha);
+  });
+
+  it('does not write through a planted .git/info/exclude link to a host file', async () => {
+    const remote = await createRemote();
+    const ws = await prepareWorkspace(options(remote.url));
+    const hostFile = join(root, 'host-file');
+    await writeFile(hostFile, 'host\n');
+    const exclude = join(ws.dir, '.git', 'info', 'exclude');
+    await rm(exclude);
+    await symlink(hostFile, exclude);
+    await prepareWorkspace(options(remote.url));
+    expect(await readFile(hostFile, 'utf8')).toBe('host\n');
   });
 
   it('rejects branch names git would read as options', async () => {
@@ -158,7 +173,7 @@ describe('prepareWorkspace', () => {
       const ws = await prepareWorkspace(options(remote.url));
       await prepareWorkspace(options(remote.url)); // the fetch path
       await commitIn(ws.dir, 'change.txt');
-      expect((await pushBranch(ws.dir, 'tandem-1', AUTH)).pushed).toBe(true);
+      expect((await pushBranch(ws, AUTH)).pushed).toBe(true);
 
       const header = `http.extraHeader=${authHeader(AUTH)}`;
       const calls = (await readFile(log, 'utf8')).trim().split('\n');
@@ -182,12 +197,12 @@ describe('pushBranch', () => {
     const remote = await createRemote();
     const ws = await prepareWorkspace(options(remote.url));
     const sha = await commitIn(ws.dir, 'one.txt');
-    const push = await pushBranch(ws.dir, 'tandem-1', AUTH);
+    const push = await pushBranch(ws, AUTH);
     expect(push.pushed).toBe(true);
     expect(await remote.remoteSha('refs/heads/tandem-1')).toBe(sha);
 
     await remote.commit('elsewhere.txt', 'tandem-2');
-    const rejected = await pushBranch(ws.dir, 'tandem-2', AUTH);
+    const rejected = await pushBranch({ ...ws, branch: 'tandem-2' }, AUTH);
     expect(rejected.pushed).toBe(false);
     expect(rejected.output).toMatch(/rejected/);
   });
@@ -201,23 +216,28 @@ describe('pushBranch', () => {
     });
     await mustGit(ws.dir, ['config', 'core.hooksPath', '.git/hooks']);
     await commitIn(ws.dir, 'one.txt');
-    expect((await pushBranch(ws.dir, 'tandem-1', AUTH)).pushed).toBe(true);
+    expect((await pushBranch(ws, AUTH)).pushed).toBe(true);
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('refuses to push when the workspace config redirects origin', async () => {
+  it('ignores a workspace config that redirects origin: host git never reads it', async () => {
     const remote = await createRemote();
     const ws = await prepareWorkspace(options(remote.url));
     const evil = join(root, 'evil.git');
     await mkdir(evil);
     await mustGit(evil, ['init', '--quiet', '--bare']);
     await mustGit(ws.dir, ['config', `url.file://${evil}.insteadOf`, remote.url]);
-    await commitIn(ws.dir, 'one.txt');
-    const push = await pushBranch(ws.dir, 'tandem-1', AUTH);
-    expect(push).toMatchObject({ pushed: false, output: expect.stringContaining('expected') });
+    await mustGit(ws.dir, ['config', 'remote.origin.pushurl', `file://${evil}`]);
+    const sha = await commitIn(ws.dir, 'one.txt');
+    const push = await pushBranch(ws, AUTH);
+    expect(push).toMatchObject({ pushed: true, sha });
+    expect(await remote.remoteSha('refs/heads/tandem-1')).toBe(sha);
     expect(await mustGit(evil, ['for-each-ref'])).toBe('');
 
-    // prepareWorkspace will not fetch through a rewritten URL either.
-    await expect(prepareWorkspace(options(remote.url))).rejects.toThrow(/resolves to/);
+    // prepareWorkspace fetches from the code host through the mirror, not through the rewritten URL.
+    const newer = await remote.commit('two.txt');
+    await prepareWorkspace(options(remote.url));
+    expect(await mustGit(ws.dir, ['rev-parse', 'origin/main'])).toBe(newer);
+    expect(await mustGit(evil, ['for-each-ref'])).toBe('');
   });
 });

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { detectSandbox, type SandboxKind } from './detect.js';
 import { git, mustGit, type GitAuth } from './git.js';
+import { readTextIfExists, writeInside } from './safe-fs.js';
+import { mustSandboxGit, sandboxGit, type GitWorkspace } from './sandbox-git.js';
 
 export { git, type GitAuth, type GitResult } from './git.js';
 export { runRepoScript, type ScriptRun } from './repo-script.js';
@@ -20,9 +23,11 @@ export interface PrepareOptions {
   /** The agent's branch, e.g. 'tandem-3'. */
   branch: string;
   author: { name: string; email: string };
+  /** Default: detectSandbox().kind. */
+  kind?: SandboxKind;
 }
 
-export interface PreparedWorkspace {
+export interface PreparedWorkspace extends GitWorkspace {
   dir: string;
   branch: string;
   baseBranch: string;
@@ -30,10 +35,23 @@ export interface PreparedWorkspace {
   headSha: string;
   /** false when an existing clone was reused. */
   cloned: boolean;
+  /** The host-owned bare repository that talks to the code host (see mirrorDir). */
+  mirror: string;
+  cloneUrl: string;
 }
 
-/** Remote URLs as set by prepareWorkspace: sandboxed code can rewrite .git/config, we check pushes. */
-const expectedRemotes = new Map<string, string>();
+/**
+ * The host-owned bare repository beside the workspaces: the only repository host git ever runs in
+ * with the code-host token. Sandboxes never get it writable (it is bound read-only for fetches), so
+ * nothing an agent writes can change its config or hooks. Agent ids are UUIDs, never '.mirrors'.
+ */
+export function mirrorDir(root: string, agentId: string): string {
+  return join(root, '.mirrors', `${agentId}.git`);
+}
+
+const ORIGIN_REFSPEC = '+refs/heads/*:refs/remotes/origin/*';
+/** Pins the commit being pushed inside the workspace while its bundle is written. */
+const PUSH_REF = 'refs/tandem/push';
 
 async function assertBranchName(name: string): Promise<void> {
   // Also keeps option-looking names ('--upload-pack=…') out of git's argv.
@@ -41,124 +59,189 @@ async function assertBranchName(name: string): Promise<void> {
   if (check.exitCode !== 0 || name.startsWith('-')) throw new Error(`invalid branch name: ${name}`);
 }
 
-async function refExists(dir: string, ref: string): Promise<boolean> {
-  return (await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).exitCode === 0;
+/** Creates the mirror when missing and brings its branches up to date with the code host. */
+async function syncMirror(mirror: string, cloneUrl: string, auth: GitAuth): Promise<void> {
+  if (!existsSync(join(mirror, 'HEAD'))) {
+    // A bare clone writes no files from the repository and takes over the remote's (maybe unborn) HEAD.
+    await rm(mirror, { recursive: true, force: true });
+    await mkdir(dirname(mirror), { recursive: true });
+    await mustGit(dirname(mirror), ['clone', '--quiet', '--bare', '--no-tags', '--', cloneUrl, mirror], {
+      auth,
+    });
+    return;
+  }
+  // The URL is passed each time rather than read from config.
+  await mustGit(
+    mirror,
+    ['fetch', '--quiet', '--prune', '--no-tags', '--', cloneUrl, '+refs/heads/*:refs/heads/*'],
+    { auth },
+  );
 }
 
-async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
-  return (await git(dir, ['merge-base', '--is-ancestor', ancestor, descendant])).exitCode === 0;
-}
-
-async function remoteDefaultBranch(dir: string, auth: GitAuth): Promise<string | null> {
-  const out = await git(dir, ['ls-remote', '--symref', 'origin', 'HEAD'], { auth });
+async function remoteDefaultBranch(mirror: string, cloneUrl: string, auth: GitAuth): Promise<string | null> {
+  const out = await git(mirror, ['ls-remote', '--symref', '--', cloneUrl, 'HEAD'], { auth });
   return /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(out.stdout)?.[1] ?? null;
 }
 
-/** Fails when the workspace's git config sends origin traffic (and so the token) anywhere else. */
-async function assertRemote(dir: string, expected: string): Promise<void> {
-  for (const args of [
-    ['remote', 'get-url', 'origin'],
-    ['remote', 'get-url', '--push', 'origin'],
-  ]) {
-    const actual = await mustGit(dir, args);
-    if (actual !== expected) throw new Error(`origin of ${dir} resolves to ${actual}, expected ${expected}`);
-  }
-}
-
-/** The sandbox HOME lives in the workspace; it must never show up as an untracked change. */
-async function excludeSandboxHome(dir: string): Promise<void> {
-  const exclude = join(dir, '.git', 'info', 'exclude');
-  const current = await readFile(exclude, 'utf8').catch(() => '');
-  if (current.split('\n').includes('/.home/')) return;
-  await mkdir(join(dir, '.git', 'info'), { recursive: true });
-  await appendFile(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}/.home/\n`);
-}
-
-async function checkoutAgentBranch(dir: string, branch: string, baseBranch: string): Promise<void> {
-  const current = (await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim();
-  const local = `refs/heads/${branch}`;
-  const remote = `refs/remotes/origin/${branch}`;
-  const hasLocal = await refExists(dir, local);
-  if (await refExists(dir, remote)) {
-    // Resuming: the remote branch is the truth, except for local commits not yet pushed.
-    if (!hasLocal) {
-      await mustGit(dir, ['checkout', '-q', '-B', branch, remote]);
-      return;
-    }
-    if (current !== branch) await mustGit(dir, ['checkout', '-q', branch]);
-    // Behind → fast-forward; ahead → keep; diverged → keep local, the next push reports it.
-    if (await isAncestor(dir, local, remote)) await mustGit(dir, ['merge', '-q', '--ff-only', remote]);
-    return;
-  }
-  if (hasLocal) {
-    if (current !== branch) await mustGit(dir, ['checkout', '-q', branch]);
-    return;
-  }
-  const base = `refs/remotes/origin/${baseBranch}`;
-  if (await refExists(dir, base)) {
-    await mustGit(dir, ['checkout', '-q', '--no-track', '-b', branch, base]);
-    return;
-  }
-  const anyRemoteBranch = (await mustGit(dir, ['for-each-ref', '--count=1', 'refs/remotes/origin/'])) !== '';
-  if (anyRemoteBranch) throw new Error(`base branch ${baseBranch} does not exist on origin`);
-  // Empty repository: the agent's first commit starts the history. symbolic-ref works while HEAD is
-  // unborn, where `checkout --orphan` refuses.
-  await mustGit(dir, ['symbolic-ref', 'HEAD', local]);
+/** Updates the workspace's origin/* refs from the mirror, inside the sandbox. */
+async function fetchFromMirror(ws: GitWorkspace, mirror: string): Promise<void> {
+  await mustSandboxGit(ws, ['fetch', '--quiet', '--prune', '--no-tags', '--', mirror, ORIGIN_REFSPEC], {
+    readOnlyBinds: [mirror],
+  });
 }
 
 /**
- * Clones (or fetches into an existing clone) and checks out the agent's branch: the remote one when
- * it exists (resume after a restart), else a new one from the base branch.
+ * The sandbox HOME lives in the workspace; it must never show up as an untracked change. Written
+ * through safe-fs: the agent may have made .git/info/exclude a link to a host file.
+ */
+async function excludeSandboxHome(dir: string): Promise<void> {
+  const exclude = '.git/info/exclude';
+  const current = (await readTextIfExists(dir, exclude, 1024 * 1024).catch(() => null)) ?? '';
+  if (current.split('\n').includes('/.home/')) return;
+  const next = `${current}${current && !current.endsWith('\n') ? '\n' : ''}/.home/\n`;
+  // A planted link makes this fail: the agent then only sees its .home in `git status`.
+  await writeInside(dir, exclude, next).catch(() => undefined);
+}
+
+async function refExists(ws: GitWorkspace, ref: string): Promise<boolean> {
+  return (await sandboxGit(ws, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).exitCode === 0;
+}
+
+async function checkoutAgentBranch(ws: GitWorkspace, branch: string, baseBranch: string): Promise<void> {
+  const current = (await sandboxGit(ws, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim();
+  const local = `refs/heads/${branch}`;
+  const remote = `refs/remotes/origin/${branch}`;
+  const hasLocal = await refExists(ws, local);
+  if (await refExists(ws, remote)) {
+    // Resuming: the remote branch is the truth, except for local commits not yet pushed.
+    if (!hasLocal) {
+      await mustSandboxGit(ws, ['checkout', '-q', '-B', branch, remote]);
+      return;
+    }
+    if (current !== branch) await mustSandboxGit(ws, ['checkout', '-q', branch]);
+    // Behind → fast-forward; ahead → keep; diverged → keep local, the next push reports it.
+    const behind = await sandboxGit(ws, ['merge-base', '--is-ancestor', local, remote]);
+    if (behind.exitCode === 0) await mustSandboxGit(ws, ['merge', '-q', '--ff-only', remote]);
+    return;
+  }
+  if (hasLocal) {
+    if (current !== branch) await mustSandboxGit(ws, ['checkout', '-q', branch]);
+    return;
+  }
+  const base = `refs/remotes/origin/${baseBranch}`;
+  if (await refExists(ws, base)) {
+    await mustSandboxGit(ws, ['checkout', '-q', '--no-track', '-b', branch, base]);
+    return;
+  }
+  const anyRemoteBranch =
+    (await mustSandboxGit(ws, ['for-each-ref', '--count=1', 'refs/remotes/origin/'])) !== '';
+  if (anyRemoteBranch) throw new Error(`base branch ${baseBranch} does not exist on origin`);
+  // Empty repository: the agent's first commit starts the history. symbolic-ref works while HEAD is
+  // unborn, where `checkout --orphan` refuses.
+  await mustSandboxGit(ws, ['symbolic-ref', 'HEAD', local]);
+}
+
+/**
+ * Fetches the code host's branches into the host-owned mirror, then creates (or updates) the agent's
+ * workspace from it inside the sandbox and checks out the agent's branch: the remote one when it
+ * exists (resume after a restart), else a new one from the base branch.
+ *
+ * Host git only ever runs in the mirror; every git command on the workspace runs in the sandbox.
  */
 export async function prepareWorkspace(options: PrepareOptions): Promise<PreparedWorkspace> {
   const { auth, cloneUrl, branch } = options;
   await assertBranchName(branch);
   if (options.baseBranch !== null) await assertBranchName(options.baseBranch);
+  const kind = options.kind ?? (await detectSandbox()).kind;
   const dir = join(options.root, options.agentId);
-  await mkdir(options.root, { recursive: true });
+  const mirror = mirrorDir(options.root, options.agentId);
+  const ws: GitWorkspace = { dir, kind };
+  await syncMirror(mirror, cloneUrl, auth);
+
   const cloned = !existsSync(join(dir, '.git'));
   if (cloned) {
     // A directory without .git is a clone that died half-way: start over.
     await rm(dir, { recursive: true, force: true });
-    await mustGit(options.root, ['clone', '--quiet', '--', cloneUrl, dir], { auth });
-  } else {
-    await mustGit(dir, ['remote', 'set-url', 'origin', cloneUrl]);
-    await git(dir, ['config', '--unset-all', 'remote.origin.pushurl']);
-    await assertRemote(dir, cloneUrl);
-    await mustGit(dir, ['fetch', '--quiet', '--prune', 'origin'], { auth });
+    await mkdir(dir, { recursive: true });
+    await mustSandboxGit(ws, ['init', '--quiet']);
+    // Shown by `git remote -v` in the agent's shell; the host never reads it back.
+    await mustSandboxGit(ws, ['remote', 'add', 'origin', cloneUrl]);
   }
-  expectedRemotes.set(dir, cloneUrl);
-  await mustGit(dir, ['config', 'user.name', options.author.name]);
-  await mustGit(dir, ['config', 'user.email', options.author.email]);
+  await fetchFromMirror(ws, mirror);
+  await mustSandboxGit(ws, ['config', 'user.name', options.author.name]);
+  await mustSandboxGit(ws, ['config', 'user.email', options.author.email]);
   await excludeSandboxHome(dir);
 
-  let baseBranch = options.baseBranch ?? (await remoteDefaultBranch(dir, auth));
-  if (!baseBranch && cloned) {
-    // An empty repository has no HEAD to advertise, but the clone's unborn HEAD names its default.
-    baseBranch = (await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || null;
+  let baseBranch = options.baseBranch ?? (await remoteDefaultBranch(mirror, cloneUrl, auth));
+  if (!baseBranch) {
+    // An empty repository has no HEAD to advertise: take the default a fresh repository gets.
+    baseBranch = (await git(mirror, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || null;
   }
   baseBranch ??= 'main';
 
-  await checkoutAgentBranch(dir, branch, baseBranch);
-  const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-  return { dir, branch, baseBranch, headSha: head.exitCode === 0 ? head.stdout.trim() : '', cloned };
+  await checkoutAgentBranch(ws, branch, baseBranch);
+  const head = await sandboxGit(ws, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  return {
+    dir,
+    kind,
+    branch,
+    baseBranch,
+    headSha: head.exitCode === 0 ? head.stdout.trim() : '',
+    cloned,
+    mirror,
+    cloneUrl,
+  };
 }
 
-/** Pushes HEAD to the agent's branch, never forcing: a rejected push comes back as pushed: false. */
+/**
+ * Pushes HEAD to the agent's branch, never forcing: a rejected push comes back as pushed: false.
+ *
+ * The commits cross from the workspace to the host as data, never as a git command run in the
+ * workspace on the host: the sandbox writes a bundle of what origin lacks to a host-owned file, the
+ * mirror fetches it (objects checked by fsck) and pushes the exact commit to the code host.
+ */
 export async function pushBranch(
-  dir: string,
-  branch: string,
+  ws: PreparedWorkspace,
   auth: GitAuth,
-): Promise<{ pushed: boolean; output: string }> {
+): Promise<{ pushed: boolean; output: string; sha: string }> {
+  const { branch, mirror } = ws;
   await assertBranchName(branch);
-  const expected = expectedRemotes.get(dir);
-  if (expected) {
-    try {
-      await assertRemote(dir, expected);
-    } catch (error) {
-      return { pushed: false, output: error instanceof Error ? error.message : String(error) };
-    }
+  const head = await sandboxGit(ws, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const sha = head.stdout.trim();
+  if (head.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) {
+    return { pushed: false, output: 'nothing to push: the branch has no commit', sha: '' };
   }
-  const result = await git(dir, ['push', 'origin', `HEAD:refs/heads/${branch}`], { auth });
-  return { pushed: result.exitCode === 0, output: `${result.stdout}${result.stderr}` };
+  const outgoing = `refs/tandem/outgoing/${branch}`;
+  const tmp = await mkdtemp(join(tmpdir(), 'tandem-push-'));
+  try {
+    const bundle = join(tmp, 'push.bundle');
+    // A named ref pins the commit the bundle carries, whatever HEAD does meanwhile.
+    await mustSandboxGit(ws, ['update-ref', PUSH_REF, sha]);
+    // Commits origin already has are excluded, which may leave nothing (already pushed).
+    const made = await sandboxGit(ws, ['bundle', 'create', '-', PUSH_REF, '--not', '--remotes=origin'], {
+      stdoutFile: bundle,
+    });
+    await sandboxGit(ws, ['update-ref', '-d', PUSH_REF]);
+    if (made.exitCode === 0) {
+      const fetched = await git(mirror, [
+        ...['-c', 'fetch.fsckObjects=true', 'fetch', '--quiet', '--no-tags'],
+        ...['--', bundle, `+${PUSH_REF}:${outgoing}`],
+      ]);
+      if (fetched.exitCode !== 0) return { pushed: false, output: fetched.stderr, sha };
+      const carried = (await git(mirror, ['rev-parse', '--verify', '--quiet', outgoing])).stdout.trim();
+      if (carried !== sha) return { pushed: false, output: `the bundle carried ${carried}, not ${sha}`, sha };
+    } else if (!/empty bundle/i.test(made.stderr)) {
+      return { pushed: false, output: made.stderr, sha };
+    }
+    const have = await git(mirror, ['cat-file', '-e', `${sha}^{commit}`]);
+    if (have.exitCode !== 0) return { pushed: false, output: `commit ${sha} did not reach the host`, sha };
+    const result = await git(mirror, ['push', '--', ws.cloneUrl, `${sha}:refs/heads/${branch}`], { auth });
+    if (result.exitCode !== 0) return { pushed: false, output: `${result.stdout}${result.stderr}`, sha };
+    await mustGit(mirror, ['update-ref', `refs/heads/${branch}`, sha]);
+    await mustSandboxGit(ws, ['update-ref', `refs/remotes/origin/${branch}`, sha]);
+    return { pushed: true, output: `${result.stdout}${result.stderr}`, sha };
+  } finally {
+    await git(mirror, ['update-ref', '-d', outgoing]);
+    await rm(tmp, { recursive: true, force: true });
+  }
 }

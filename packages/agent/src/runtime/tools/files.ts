@@ -1,29 +1,25 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { diffLines } from 'diff';
 import { z } from 'zod';
 import { workspacePath } from './paths.js';
+import { readInside, readTextIfExists, WorkspacePathError, writeInside } from '../../sandbox/safe-fs.js';
 import { defineTool, ToolInputError } from './types.js';
 
 const MAX_VIEW_BYTES = 256 * 1024;
 const MAX_VIEW_LINES = 2000;
+/** edit_file rewrites whole files in memory: far above any source file, far below the server's memory. */
+const MAX_EDIT_BYTES = 8 * 1024 * 1024;
 
-async function readText(absolute: string, path: string): Promise<string> {
-  const info = await stat(absolute).catch(() => null);
-  if (!info) throw new ToolInputError(`${path} does not exist`);
-  if (info.isDirectory()) {
-    const entries = await readdir(absolute, { withFileTypes: true });
-    return entries
+async function readText(root: string, relative: string, path: string): Promise<string> {
+  const entry = await readInside(root, relative, { maxBytes: MAX_VIEW_BYTES, shown: path });
+  if (entry.kind === 'directory') {
+    return entry.entries
       .filter((e) => e.name !== '.git')
-      .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+      .map((e) => (e.directory ? `${e.name}/` : e.name))
       .sort()
       .join('\n');
   }
-  if (info.size > MAX_VIEW_BYTES)
-    throw new ToolInputError(`${path} is too large to view (${info.size} bytes)`);
-  const buffer = await readFile(absolute);
-  if (buffer.includes(0)) throw new ToolInputError(`${path} is a binary file`);
-  return buffer.toString('utf8');
+  if (entry.bytes.includes(0)) throw new ToolInputError(`${path} is a binary file`);
+  return entry.bytes.toString('utf8');
 }
 
 export const viewFiles = defineTool({
@@ -46,12 +42,12 @@ export const viewFiles = defineTool({
     const shown: Record<string, [string, [number, number]]> = {};
     const out: string[] = [];
     for (const file of input.files) {
-      const { absolute, relative } = workspacePath(ctx.workspace.dir, file.path);
+      const { relative } = workspacePath(ctx.workspace.dir, file.path);
       let text: string;
       try {
-        text = ctx.scrub(await readText(absolute, file.path));
+        text = ctx.scrub(await readText(ctx.workspace.dir, relative, file.path));
       } catch (error) {
-        if (!(error instanceof ToolInputError)) throw error;
+        if (!(error instanceof ToolInputError || error instanceof WorkspacePathError)) throw error;
         out.push(`${file.path}: ${error.message}`);
         continue;
       }
@@ -93,8 +89,8 @@ export const editFile = defineTool({
     new_string: z.string(),
   }),
   async execute(input, ctx) {
-    const { absolute, relative } = workspacePath(ctx.workspace.dir, input.path);
-    const existing = await readFile(absolute, 'utf8').catch(() => null);
+    const { relative } = workspacePath(ctx.workspace.dir, input.path);
+    const existing = await readTextIfExists(ctx.workspace.dir, relative, MAX_EDIT_BYTES);
     let next: string;
     if (input.old_string === '') {
       next = input.new_string;
@@ -106,8 +102,7 @@ export const editFile = defineTool({
         throw new ToolInputError(`old_string occurs more than once in ${input.path}; include more context`);
       next = existing.slice(0, first) + input.new_string + existing.slice(first + input.old_string.length);
     }
-    await mkdir(dirname(absolute), { recursive: true });
-    await writeFile(absolute, next);
+    await writeInside(ctx.workspace.dir, relative, next);
     const before = existing ?? '';
     const { added, removed } = countChanges(before, next);
     await ctx.emit({

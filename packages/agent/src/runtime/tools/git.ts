@@ -1,14 +1,14 @@
 import { scriptLogs } from '@tandem/db';
 import { z } from 'zod';
 import { upsertBranchSource } from '../sources.js';
-import { git, pushBranch, runRepoScript } from '../../sandbox/index.js';
+import { pushBranch, runRepoScript, sandboxGit } from '../../sandbox/index.js';
 import { defineTool, ToolInputError, type ToolContext } from './types.js';
 
 export const FORMAT_SCRIPT = '.tandem/format.sh';
 export const FORMAT_TIMEOUT_MS = 3 * 60_000;
 
 async function mustGit(ctx: ToolContext, args: string[]): Promise<string> {
-  const result = await git(ctx.workspace.dir, args, { timeoutMs: 60_000 });
+  const result = await sandboxGit(ctx.workspace, args, { timeoutMs: 60_000 });
   if (result.exitCode !== 0) throw new Error(`git ${args[0]} failed: ${ctx.scrub(result.stderr.trim())}`);
   return result.stdout.trim();
 }
@@ -64,14 +64,14 @@ export const commitAndPush = defineTool({
       if (found) return { commit_sha: found, script_log: null, script_status: null };
       const format = await formatScript(ctx);
       await mustGit(ctx, ['add', '-A']);
-      const staged = await git(ctx.workspace.dir, ['diff', '--cached', '--quiet']);
+      const staged = await sandboxGit(ctx.workspace, ['diff', '--cached', '--quiet', '--no-ext-diff']);
       if (staged.exitCode === 0) throw new ToolInputError('There is nothing to commit');
       const message = `${input.message.trim()}\n\n${coAuthor(ctx)}\n${TRAILER}: ${ctx.toolCallId}`;
       await mustGit(ctx, ['commit', '-q', '-m', message]);
       const sha = await mustGit(ctx, ['rev-parse', 'HEAD']);
       return { commit_sha: sha, script_log: format?.logId ?? null, script_status: format?.status ?? null };
     });
-    const push = await pushBranch(ctx.workspace.dir, branch, ctx.gitAuth);
+    const push = await pushBranch(ctx.workspace, ctx.gitAuth);
     if (!push.pushed) throw new Error(`git push failed: ${ctx.scrub(push.output.trim())}`);
     await ctx.emit({
       itemType: 'commit',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { git } from '../../sandbox/index.js';
+import { sandboxGit } from '../../sandbox/index.js';
 import { defineTool } from './types.js';
 
 const MAX_MATCHES = 200;
@@ -25,7 +25,7 @@ export const gitGrep = defineTool({
       input.pattern,
     ];
     if (input.paths.length) args.push('--', ...input.paths);
-    const result = await git(ctx.workspace.dir, args, { timeoutMs: 30_000 });
+    const result = await sandboxGit(ctx.workspace, args, { timeoutMs: 30_000 });
     // git grep exits 1 when nothing matched: that is an answer, not a failure.
     const lines = result.exitCode === 0 ? result.stdout.split('\n').filter(Boolean) : [];
     const shown = lines.slice(0, MAX_MATCHES).map(ctx.scrub);
