@@ -4,6 +4,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, ensureInstalled, log, root } from './lib.mjs';
 
+// Until the server runs, a signal just ends start-up (a build step already running finishes alone).
+const early = (signal) => process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, early);
+
 try {
   await ensureInstalled();
   await ensureBuilt();
@@ -22,5 +26,21 @@ const server = spawn(
   },
 );
 // Forward Ctrl-C / SIGTERM so the server shuts down cleanly; its exit code becomes ours.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.off(signal, early);
+  process.on(signal, () => server.kill(signal));
+}
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+
+// Process managers signal `npm start`, and npm may exit without passing the signal on (through
+// `sh -c`). When whoever started us is gone, stop the server rather than leave it holding the ports
+// and the data dir.
+const parent = process.ppid;
+const orphanCheck = setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(orphanCheck);
+    log('the process that started the server is gone; stopping the server…');
+    server.kill('SIGTERM');
+  }
+}, 500);
+orphanCheck.unref();
