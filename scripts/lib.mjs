@@ -40,12 +40,16 @@ export async function ensureInstalled() {
   log('installing dependencies (npm ci)…');
   try {
     await run('npm', ['ci', '--no-audit', '--no-fund']);
-  } catch {
-    // npm 11 leaves some platform-specific optional packages (@unrs/resolver-binding-*) out of the
-    // lock file it writes, and then `npm ci` calls its own lock file out of sync. `npm install`
-    // still installs the locked versions of everything that is in it.
-    log('npm ci refused the lock file; installing with npm install instead…');
-    await run('npm', ['install', '--no-audit', '--no-fund']);
+  } catch (error) {
+    // No `npm install` fallback: it would rewrite the lock file and hide a lock that cannot install
+    // as committed (e.g. a platform's optional package missing from it). Fix the lock instead.
+    throw Object.assign(
+      new Error(
+        `npm ci failed: ${error.message}. If it says the lock file is out of sync, run ` +
+          '`npm install --package-lock-only` and commit package-lock.json.',
+      ),
+      { code: error.code },
+    );
   }
   writeFileSync(stampPath, lockHash());
 }
