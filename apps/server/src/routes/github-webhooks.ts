@@ -21,11 +21,7 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * whose body dates them are refused once older than WEBHOOK_MAX_AGE_MS and are also remembered by
  * their body's digest, since the delivery id header is not signed (docs/security/http.md).
  */
-export function githubWebhookRoutes(
-  app: FastifyInstance,
-  deps: { db: Db; gateway: CodeHostGateway; now?: () => Date },
-): void {
-  const now = deps.now ?? (() => new Date());
+export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gateway: CodeHostGateway }): void {
   let prunedAt = 0;
   app.register(async (scope) => {
     // Keep the raw body: re-serialised JSON would not match the sender's signature.
@@ -58,7 +54,7 @@ export function githubWebhookRoutes(
           : null;
       const installationId = (payload as { installation?: { id?: unknown } }).installation?.id;
 
-      const at = now();
+      const at = new Date();
       const sent = deliveryTime(event, payload);
       if (sent && at.getTime() - sent.getTime() > WEBHOOK_MAX_AGE_MS) {
         request.log.warn({ deliveryId, event, action, sent }, 'refused a stale webhook delivery');
