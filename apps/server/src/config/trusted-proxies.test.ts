@@ -1,6 +1,7 @@
 import { SESSION_COOKIE } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../testing/test-app.js';
+import { DEFAULT_RATE_LIMITS } from './rate-limits.js';
 import { loadConfig } from './schema.js';
 import { forwardedFor, forwardedHost, parseTrustedProxies, trustFunction } from './trusted-proxies.js';
 
@@ -9,6 +10,12 @@ describe('TANDEM_TRUSTED_PROXIES', () => {
     expect(loadConfig({}).trustedProxies).toEqual({ kind: 'none' });
     const trust = trustFunction(loadConfig({}).trustedProxies);
     expect(trust('127.0.0.1', 0)).toBe(false);
+  });
+
+  it('goes with rate limits on unless TANDEM_RATE_LIMITS=off', () => {
+    expect(loadConfig({}).rateLimits).toEqual(DEFAULT_RATE_LIMITS);
+    expect(loadConfig({ TANDEM_RATE_LIMITS: 'off' }).rateLimits).toBe(false);
+    expect(() => loadConfig({ TANDEM_RATE_LIMITS: 'maybe' })).toThrow(/TANDEM_RATE_LIMITS/);
   });
 
   it('parses hop counts, IPs, CIDRs and named ranges, and refuses anything else', () => {

@@ -43,8 +43,13 @@ describe('visit and session tracking', () => {
     const attackerFirst = await app.server.inject({ method: 'POST', url: '/api/track-visit', payload: {} });
     const attackerCookie = attackerFirst.cookies.find((c) => c.name === LEAD_COOKIE)!.value;
 
-    // Without a lead cookie, and with a valid cookie for another lead: each gets a new lead.
-    for (const cookies of [{}, { [LEAD_COOKIE]: attackerCookie }, { [LEAD_COOKIE]: victimLead }]) {
+    // No lead cookie, a valid cookie for another lead, an unsigned one naming it: each gets a new lead.
+    const attempts: Record<string, string>[] = [
+      {},
+      { [LEAD_COOKIE]: attackerCookie },
+      { [LEAD_COOKIE]: victimLead },
+    ];
+    for (const cookies of attempts) {
       const res = await app.server.inject({
         method: 'POST',
         url: '/api/track-visit',
