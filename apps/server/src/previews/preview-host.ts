@@ -95,6 +95,7 @@ export class PreviewHost {
       proxyHttp(req, res, target, {
         ...this.proxyOptions(target.port),
         forwardedFor: forwardedFor(req, this.trust),
+        forwardedHost: forwardedHost(req, this.trust),
       });
     } catch (error) {
       this.deps.logger.error({ err: error, subdomain, url: req.url }, 'preview request failed');
@@ -114,6 +115,7 @@ export class PreviewHost {
       proxyUpgrade(req, socket, head, target, {
         ...this.proxyOptions(target.port),
         forwardedFor: forwardedFor(req, this.trust),
+        forwardedHost: forwardedHost(req, this.trust),
       });
     } catch (error) {
       this.deps.logger.error({ err: error, subdomain }, 'preview upgrade failed');
