@@ -85,6 +85,15 @@ describe('rate limits on unauthenticated writes', () => {
       expect(res.statusCode, url).toBe(413);
       expect(res.json()).toMatchObject({ code: 'payload_too_large' });
     }
+    // The same batch sent by beacon, as text.
+    const beacon = await app.server.inject({
+      method: 'POST',
+      url: '/api/track-session',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      payload: JSON.stringify(cases[2]!.payload),
+      remoteAddress: '192.0.2.99',
+    });
+    expect(beacon.statusCode).toBe(413);
     // A body of many small fields is as big a blob as one long field.
     const wide = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'value']));
     const res = await app.server.inject({
