@@ -9,11 +9,14 @@ import type { Logger } from 'pino';
 import type { AgentRunner } from '@tandem/agent';
 import type { Database } from '@tandem/db';
 import { registerAuthentication } from './auth/authenticate.js';
+import { registerClientLimits } from './auth/client-limits.js';
 import { SessionTokens } from './auth/session-tokens.js';
 import { PreviewHost } from './previews/preview-host.js';
 import { PreviewSettings } from './previews/preview-settings.js';
 import { previewRoutes } from './routes/previews.js';
 import type { Config } from './config/schema.js';
+import { DEFAULT_RATE_LIMITS } from './config/rate-limits.js';
+import { trustFunction } from './config/trusted-proxies.js';
 import { registerErrorHandler } from './errors/error-handler.js';
 import { registerWebApp } from './http/web-app.js';
 import { SecretBox } from './crypto/secret-box.js';
@@ -38,7 +41,7 @@ import { serverVersion } from './version.js';
 
 export interface AppOptions {
   config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site' | 'models'> &
-    Partial<Pick<Config, 'previewUrl'>>;
+    Partial<Pick<Config, 'previewUrl' | 'trustedProxies' | 'rateLimits'>>;
   database: Database;
   secretKey: string;
   logger: Logger;
@@ -69,6 +72,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
   const sessions = new SessionService(database.db, new SessionTokens(options.secretKey), config.sessionDays);
   const previewTokens = new SessionTokens(options.secretKey, 'preview');
+  // Forwarded headers count only from the configured proxies (default: none), for Fastify's
+  // request.ip / protocol / host and for the preview host alike.
+  const trustProxy = trustFunction(config.trustedProxies ?? { kind: 'none' });
+  const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
   let httpServer: Server | undefined;
   const previewSettings = new PreviewSettings({
     template: config.previewUrl,
@@ -84,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     tokens: previewTokens,
     settings: previewSettings,
     logger: options.logger,
+    trustProxy,
   });
   const server: FastifyInstance = Fastify({
     // Preview subdomains are answered before Fastify sees the request: none of the product's
@@ -103,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: true,
+    trustProxy,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
   });
@@ -139,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  await registerClientLimits(server, rateLimits);
   server.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -159,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     admins: config.admins,
     publicUrl: config.publicUrl,
     secureCookies,
+    rateLimits,
   });
   githubWebhookRoutes(server, { db: database.db, gateway });
   installationRoutes(server, {
@@ -170,8 +180,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     site: config.site,
   });
 
-  siteRoutes(server, { db: database.db });
-  trackingRoutes(server, { db: database.db });
+  siteRoutes(server, { db: database.db, rateLimits });
+  trackingRoutes(server, { db: database.db, rateLimits, secureCookies });
   modelRoutes(server, { models: config.models });
   agentRoutes(server, { db: database.db, models: config.models, runner: options.runner });
   agentCodeRoutes(server, {

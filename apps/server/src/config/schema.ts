@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_MODEL_KEY, DEFAULT_SANDBOX_HOST, LOCAL_MODEL_PREFIX, MODEL_CATALOG } from '@tandem/shared';
 import { z } from 'zod';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 const optionalString = z
   .string()
@@ -69,6 +71,12 @@ export const envSchema = z.object({
     )
     .transform(Number),
   TANDEM_WEB_DIST: optionalString,
+  /** Peers whose X-Forwarded-* we believe: IPs / CIDRs, or a hop count; empty trusts none. */
+  TANDEM_TRUSTED_PROXIES: optionalString.superRefine((v, ctx) => {
+    const parsed = parseTrustedProxies(v);
+    if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+  }),
+  TANDEM_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Comma-separated code-host logins that are Tandem product admins. */
   TANDEM_ADMINS: optionalString,
@@ -142,6 +150,10 @@ export interface Config {
   publicUrl: string | undefined;
   sessionDays: number;
   webDist: string | undefined;
+  /** Whose X-Forwarded-* headers count (client IP, protocol, host). */
+  trustedProxies: TrustedProxies;
+  /** Per-client limits on unauthenticated writes; false turns them off. */
+  rateLimits: RateLimits | false;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Lower-cased logins of product admins. */
   admins: ReadonlySet<string>;
@@ -233,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     publicUrl: e.TANDEM_PUBLIC_URL?.replace(/\/$/, ''),
     sessionDays: e.TANDEM_SESSION_DAYS,
     webDist: e.TANDEM_WEB_DIST ? resolve(cwd, e.TANDEM_WEB_DIST) : undefined,
+    trustedProxies: parseTrustedProxies(e.TANDEM_TRUSTED_PROXIES) as TrustedProxies,
+    rateLimits: e.TANDEM_RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : false,
     logLevel: e.LOG_LEVEL,
     admins: new Set(
       (e.TANDEM_ADMINS ?? (e.GITHUB_API_URL ? '' : 'ada'))

@@ -37,6 +37,10 @@ export interface ProxyOptions {
   /** Response headers set on everything the preview serves (frame-ancestors…). */
   extraHeaders: Record<string, string>;
   forwardedProto: 'http' | 'https';
+  /** The client chain as we trust it (config/trusted-proxies.ts); replaces what the client sent. */
+  forwardedFor?: string;
+  /** The host the visitor asked for, as we trust it; the Host header when unset. */
+  forwardedHost?: string | undefined;
   /** Nothing answered on the port (the server has not started yet, or just stopped). */
   onUnreachable(res: ServerResponse, error: Error): void;
 }
@@ -54,7 +58,7 @@ function withoutCookie(header: string | undefined, name: string): string | undef
 function upstreamHeaders(
   req: IncomingMessage,
   target: ProxyTarget,
-  options: Pick<ProxyOptions, 'privateCookie' | 'forwardedProto'>,
+  options: Pick<ProxyOptions, 'privateCookie' | 'forwardedProto' | 'forwardedFor' | 'forwardedHost'>,
 ) {
   const headers: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -62,8 +66,11 @@ function upstreamHeaders(
   }
   // Dev servers refuse unknown Host headers (DNS-rebinding guards); to them this is a local visit.
   headers.host = `localhost:${target.port}`;
-  headers['x-forwarded-host'] = req.headers.host ?? '';
+  headers['x-forwarded-host'] = options.forwardedHost ?? req.headers.host ?? '';
   headers['x-forwarded-proto'] = options.forwardedProto;
+  // Whatever forwarding headers the visitor made up are not passed on as if we had vouched for them.
+  for (const name of ['forwarded', 'x-forwarded-for', 'x-forwarded-port', 'x-real-ip']) delete headers[name];
+  if (options.forwardedFor) headers['x-forwarded-for'] = options.forwardedFor;
   // Plain bodies, so the frame script can be added to HTML.
   headers['accept-encoding'] = 'identity';
   const cookie = withoutCookie(req.headers.cookie, options.privateCookie);
@@ -182,7 +189,7 @@ export function proxyUpgrade(
   client: Duplex,
   head: Buffer,
   target: ProxyTarget,
-  options: Pick<ProxyOptions, 'privateCookie' | 'forwardedProto'>,
+  options: Pick<ProxyOptions, 'privateCookie' | 'forwardedProto' | 'forwardedFor' | 'forwardedHost'>,
 ): void {
   const upstream = connect({ host: target.host, port: target.port });
   upstream.setTimeout(CONNECT_TIMEOUT_MS, () => upstream.destroy(new Error('connect timeout')));

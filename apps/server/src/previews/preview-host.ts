@@ -6,6 +6,7 @@ import type { Db } from '@tandem/db';
 import { PREVIEW_TOKEN_TTL_MS } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { SessionTokens } from '../auth/session-tokens.js';
+import { forwardedFor, forwardedHost, type TrustFunction } from '../config/trusted-proxies.js';
 import { PREVIEW_MEMBERS_ONLY, previewTarget, type PreviewTarget } from '../services/previews.js';
 import type { AuthenticatedUser, SessionService } from '../services/sessions.js';
 import {
@@ -68,12 +69,14 @@ export class PreviewHost {
       tokens: SessionTokens;
       settings: PreviewSettings;
       logger: Logger;
+      /** Whose X-Forwarded-* count (TANDEM_TRUSTED_PROXIES); default none. */
+      trustProxy?: TrustFunction;
     },
   ) {}
 
   /** The subdomain a request is for, or undefined when it is for the product itself. */
   subdomainOf(req: IncomingMessage): string | undefined {
-    return this.deps.settings.subdomainOfHost(req.headers.host);
+    return this.deps.settings.subdomainOfHost(forwardedHost(req, this.trust));
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, subdomain: string): Promise<void> {
@@ -89,7 +92,11 @@ export class PreviewHost {
       }
       const target = await this.targetFor(viewer, subdomain);
       if (target.kind !== 'ok') return this.refuse(req, res, target);
-      proxyHttp(req, res, target, this.proxyOptions(target.port));
+      proxyHttp(req, res, target, {
+        ...this.proxyOptions(target.port),
+        forwardedFor: forwardedFor(req, this.trust),
+        forwardedHost: forwardedHost(req, this.trust),
+      });
     } catch (error) {
       this.deps.logger.error({ err: error, subdomain, url: req.url }, 'preview request failed');
       if (!res.headersSent) this.text(res, 500, 'The preview failed. Try again.');
@@ -105,11 +112,19 @@ export class PreviewHost {
         socket.end(`HTTP/1.1 ${viewer ? 403 : 401} Preview refused\r\nConnection: close\r\n\r\n`);
         return;
       }
-      proxyUpgrade(req, socket, head, target, this.proxyOptions(target.port));
+      proxyUpgrade(req, socket, head, target, {
+        ...this.proxyOptions(target.port),
+        forwardedFor: forwardedFor(req, this.trust),
+        forwardedHost: forwardedHost(req, this.trust),
+      });
     } catch (error) {
       this.deps.logger.error({ err: error, subdomain }, 'preview upgrade failed');
       socket.destroy();
     }
+  }
+
+  private get trust(): TrustFunction {
+    return this.deps.trustProxy ?? (() => false);
   }
 
   private origins(): string[] {

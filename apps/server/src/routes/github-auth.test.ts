@@ -2,13 +2,21 @@ import { eq } from 'drizzle-orm';
 import { leads, users } from '@tandem/db';
 import { SESSION_COOKIE, userSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEAD_COOKIE } from '../auth/lead-cookie.js';
 import { createTestApp, type TestApp } from '../testing/test-app.js';
 
 /** Follows the product → code host → product round trip the way a browser would. */
-async function signInThroughCodeHost(app: TestApp, login: string, returnUri = '/agents', extraQuery = '') {
-  const start = await app.server.inject(
-    `/auth/github?return_uri=${encodeURIComponent(returnUri)}${extraQuery}`,
-  );
+async function signInThroughCodeHost(
+  app: TestApp,
+  login: string,
+  returnUri = '/agents',
+  extraQuery = '',
+  cookies: Record<string, string> = {},
+) {
+  const start = await app.server.inject({
+    url: `/auth/github?return_uri=${encodeURIComponent(returnUri)}${extraQuery}`,
+    cookies,
+  });
   expect(start.statusCode).toBe(302);
   const authorize = new URL(start.headers.location as string);
   const oauthCookie = start.cookies.find((c) => c.name === 'tandem_oauth')!;
@@ -123,9 +131,11 @@ describe('signing in with the code host', () => {
     const token = (await signInThroughCodeHost(app, 'bob')).done.cookies.find(
       (c) => c.name === SESSION_COOKIE,
     )!.value;
+    // The browser marks a navigation started by our own page as same-origin.
     const restart = await app.server.inject({
       url: '/auth/github?revoked=true',
       cookies: { [SESSION_COOKIE]: token },
+      headers: { 'sec-fetch-site': 'same-origin' },
     });
     expect(restart.statusCode).toBe(302);
     expect(restart.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe('');
@@ -136,12 +146,51 @@ describe('signing in with the code host', () => {
     expect(after.statusCode).toBe(401);
   });
 
+  it('does not sign anyone out when another site (or a same-site preview) links to revoked=true', async () => {
+    const token = (await signInThroughCodeHost(app, 'bob')).done.cookies.find(
+      (c) => c.name === SESSION_COOKIE,
+    )!.value;
+    const attempts = [
+      { 'sec-fetch-site': 'cross-site' },
+      // An <img> on an agent's preview at {subdomain}.localhost: same site, not same origin.
+      { 'sec-fetch-site': 'same-site' },
+      // A browser without Fetch Metadata, from a foreign page or with no referrer at all.
+      { referer: 'https://evil.example/page' },
+      {},
+    ];
+    for (const headers of attempts) {
+      const res = await app.server.inject({
+        url: '/auth/github?revoked=true',
+        cookies: { [SESSION_COOKIE]: token },
+        headers,
+      });
+      // Sign-in still starts; the session is neither revoked nor cleared.
+      expect(res.statusCode).toBe(302);
+      expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+      expect((await me(app, token)).username).toBe('bob');
+    }
+  });
+
   it('links the tracked visitor (lead_id) to the user who signs in', async () => {
-    await app.database.db.insert(leads).values({ id: 'lead-42', data: { utm_source: 'google' } });
-    await signInThroughCodeHost(app, 'eve', '/agents', '&lead_id=lead-42');
-    const [lead] = await app.database.db.select().from(leads).where(eq(leads.id, 'lead-42'));
+    // The lead is the one this browser's visit created (its lead cookie comes along).
+    const visit = await app.server.inject({
+      method: 'POST',
+      url: '/api/track-visit',
+      payload: { lead_data: { utm_source: 'google' } },
+    });
+    const leadId = visit.json().lead_id as string;
+    const leadCookie = visit.cookies.find((c) => c.name === LEAD_COOKIE)!.value;
+    await signInThroughCodeHost(app, 'eve', '/agents', `&lead_id=${leadId}`, { [LEAD_COOKIE]: leadCookie });
+    const [lead] = await app.database.db.select().from(leads).where(eq(leads.id, leadId));
     const [eve] = await app.database.db.select().from(users).where(eq(users.username, 'eve'));
     expect(lead!.userId).toBe(eve!.id);
+  });
+
+  it("does not link another browser's lead to whoever signs in with its id", async () => {
+    await app.database.db.insert(leads).values({ id: 'lead-42', data: { utm_source: 'google' } });
+    await signInThroughCodeHost(app, 'bob', '/agents', '&lead_id=lead-42');
+    const [lead] = await app.database.db.select().from(leads).where(eq(leads.id, 'lead-42'));
+    expect(lead!.userId).toBeNull();
   });
 
   it('reports a denied sign-in back to the login page', async () => {

@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import { leads, type Db } from '@tandem/db';
 import { safeReturnPath } from '@tandem/shared';
+import { publicWrite } from '../auth/client-limits.js';
+import { ownLeadId } from '../auth/lead-cookie.js';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
+import type { RateLimits } from '../config/rate-limits.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { CodeHostAuthError, type CodeHostGateway } from '../github/gateway.js';
 import { parseRequest } from '../http/validation.js';
@@ -42,6 +45,7 @@ export interface GitHubAuthDeps {
   admins: ReadonlySet<string>;
   publicUrl: string | undefined;
   secureCookies: boolean;
+  rateLimits: RateLimits | false;
 }
 
 /** Sign in with the code host: GET /auth/github → code host → GET /auth/github/callback. */
@@ -49,19 +53,28 @@ export function githubAuthRoutes(app: FastifyInstance, deps: GitHubAuthDeps): vo
   const origin = (request: FastifyRequest) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
   const callbackUrl = (request: FastifyRequest) => `${origin(request)}/auth/github/callback`;
 
-  app.get('/auth/github', async (request, reply) => {
+  const limited = publicWrite(deps.rateLimits, 'signIn');
+
+  app.get('/auth/github', limited, async (request, reply) => {
     const query = parseRequest(startQuery, request.query, 'query');
     // `revoked`: the client saw its code-host access revoked; start over from a clean session.
-    if ((query.revoked === 'true' || query.revoked === '1') && request.user) {
+    // A GET can be triggered by any site (a link, a redirect, an <img> on a same-site preview),
+    // so it signs out only when the browser says our own page asked; otherwise the flag is
+    // ignored and sign-in simply proceeds (the callback replaces the session anyway). Signing
+    // out on its own is POST /api/auth/logout, CSRF-checked like every cookie write.
+    const revoke = query.revoked === 'true' || query.revoked === '1';
+    if (revoke && request.user && fromOwnPage(request, origin(request))) {
       await deps.sessions.revoke(request.user.sessionId);
       clearSessionCookie(reply, deps.secureCookies);
     }
+    // Only a lead this browser created may be linked to the user who signs in.
+    const leadId = ownLeadId(request, query.lead_id);
     const state = randomBytes(24).toString('hex');
     const pending: z.infer<typeof pendingLogin> = {
       state,
       returnUri: safeReturnPath(query.return_uri),
       popup: query.popup === 'true' || query.popup === '1',
-      ...(query.lead_id ? { leadId: query.lead_id } : {}),
+      ...(leadId ? { leadId } : {}),
     };
     reply.setCookie(OAUTH_COOKIE, JSON.stringify(pending), {
       signed: true,
@@ -74,7 +87,7 @@ export function githubAuthRoutes(app: FastifyInstance, deps: GitHubAuthDeps): vo
     return reply.redirect(deps.gateway.authorizeUrl({ redirectUri: callbackUrl(request), state }));
   });
 
-  app.get('/auth/github/callback', async (request, reply) => {
+  app.get('/auth/github/callback', limited, async (request, reply) => {
     const query = parseRequest(callbackQuery, request.query, 'query');
     const pending = readPendingLogin(request);
     reply.clearCookie(OAUTH_COOKIE, { path: '/auth' });
@@ -116,6 +129,23 @@ export function githubAuthRoutes(app: FastifyInstance, deps: GitHubAuthDeps): vo
     }
     return reply.redirect(pending.popup ? '/login/popup-complete' : pending.returnUri);
   });
+}
+
+/**
+ * Whether this navigation came from one of our own pages (or the user typing the address):
+ * Sec-Fetch-Site where the browser sends it, else a Referer on our origin. Without either, no.
+ */
+function fromOwnPage(request: FastifyRequest, ownOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  const referer = request.headers.referer;
+  if (!referer) return false;
+  try {
+    const from = new URL(referer).origin;
+    return from === ownOrigin || from === `${request.protocol}://${request.host}`;
+  } catch {
+    return false;
+  }
 }
 
 function readPendingLogin(request: FastifyRequest): z.infer<typeof pendingLogin> | undefined {

@@ -3,6 +3,8 @@ import { SESSION_COOKIE, userSchema } from '@tandem/shared';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { repositories, users, webhookDeliveries } from '@tandem/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { DELIVERY_RETENTION_MS, WEBHOOK_MAX_AGE_MS } from '../services/webhook-events.js';
 import { createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../testing/test-app.js';
 
 describe.each(testDatabaseKinds())('code-host webhooks on %s', (kind) => {
@@ -75,5 +77,70 @@ describe.each(testDatabaseKinds())('code-host webhooks on %s', (kind) => {
       ['carol/blog', true],
       ['carol/site', false],
     ]);
+  });
+});
+
+describe('webhook replays', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('pglite');
+    await app.server.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const deliver = async (event: string, id: string, payload: unknown) => {
+    const body = JSON.stringify(payload);
+    return app.server.inject({
+      method: 'POST',
+      url: '/api/github/webhooks',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': event,
+        'x-github-delivery': id,
+        'x-hub-signature-256': await sign(TEST_WEBHOOK_SECRET, body),
+      },
+      payload: body,
+    });
+  };
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+  const closed = (at: string) => ({
+    action: 'closed',
+    repository: { id: 77 },
+    issue: { number: 3, state: 'closed', created_at: hoursAgo(500), updated_at: at, closed_at: at },
+  });
+
+  it('prunes delivery rows past the retention window', async () => {
+    const old = new Date(Date.now() - DELIVERY_RETENTION_MS - 60_000);
+    await app.database.db.insert(webhookDeliveries).values([
+      { deliveryId: 'ancient-1', event: 'ping', receivedAt: old },
+      { deliveryId: 'recent-1', event: 'ping', receivedAt: new Date(Date.now() - 3_600_000) },
+    ]);
+    expect((await deliver('ping', 'p-1', { zen: 'Keep it logically awesome.' })).statusCode).toBe(200);
+    const ids = (await app.database.db.select().from(webhookDeliveries)).map((r) => r.deliveryId).sort();
+    expect(ids).toEqual(['p-1', 'recent-1']);
+  });
+
+  it('refuses a signed delivery whose event is older than the window, and records nothing', async () => {
+    const res = await deliver('issues', 'stale-1', closed(hoursAgo(WEBHOOK_MAX_AGE_MS / 3_600_000 + 1)));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/older than 72 hours; refused as a possible replay/);
+    const rows = await app.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.deliveryId, 'stale-1'));
+    expect(rows).toHaveLength(0);
+  });
+
+  it('treats a dated delivery replayed under a fresh delivery id as a duplicate', async () => {
+    const payload = closed(hoursAgo(1));
+    expect((await deliver('issues', 'fresh-1', payload)).json()).toEqual({ ok: true });
+    // X-GitHub-Delivery is not signed: the replay makes up a new one.
+    expect((await deliver('issues', 'forged-id-2', payload)).json()).toEqual({ ok: true, duplicate: true });
+    // GitHub's own redelivery (same id, same body) is a duplicate as before.
+    expect((await deliver('issues', 'fresh-1', payload)).json()).toEqual({ ok: true, duplicate: true });
+    // A later, different event on the same issue is new.
+    expect((await deliver('issues', 'fresh-3', closed(hoursAgo(0)))).json()).toEqual({ ok: true });
   });
 });

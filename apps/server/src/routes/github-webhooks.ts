@@ -2,13 +2,27 @@ import type { FastifyInstance } from 'fastify';
 import { webhookDeliveries, type Db } from '@tandem/db';
 import { AppError } from '../errors/app-error.js';
 import type { CodeHostGateway } from '../github/gateway.js';
-import { forgetDelivery, handleWebhookEvent, markDeliveryProcessed } from '../services/webhook-events.js';
+import {
+  deliveryTime,
+  forgetDeliveries,
+  handleWebhookEvent,
+  markDeliveryProcessed,
+  payloadKey,
+  pruneDeliveries,
+  WEBHOOK_MAX_AGE_MS,
+} from '../services/webhook-events.js';
+
+/** Old delivery rows are pruned at most this often per process. */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * POST /api/github/webhooks. The signature is checked over the raw bytes before anything is
- * parsed; a delivery id seen before is acknowledged without being processed again.
+ * parsed; a delivery id seen before is acknowledged without being processed again. Deliveries
+ * whose body dates them are refused once older than WEBHOOK_MAX_AGE_MS and are also remembered by
+ * their body's digest, since the delivery id header is not signed (docs/security/http.md).
  */
 export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gateway: CodeHostGateway }): void {
+  let prunedAt = 0;
   app.register(async (scope) => {
     // Keep the raw body: re-serialised JSON would not match the sender's signature.
     scope.addContentTypeParser(
@@ -40,23 +54,44 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
           : null;
       const installationId = (payload as { installation?: { id?: unknown } }).installation?.id;
 
-      const inserted = await deps.db
-        .insert(webhookDeliveries)
-        .values({
-          deliveryId,
-          event,
-          action,
-          installationId: typeof installationId === 'number' ? installationId : null,
-          requestId: request.id,
-        })
-        .onConflictDoNothing()
-        .returning({ deliveryId: webhookDeliveries.deliveryId });
-      if (!inserted.length) return reply.send({ ok: true, duplicate: true });
+      const at = new Date();
+      const sent = deliveryTime(event, payload);
+      if (sent && at.getTime() - sent.getTime() > WEBHOOK_MAX_AGE_MS) {
+        request.log.warn({ deliveryId, event, action, sent }, 'refused a stale webhook delivery');
+        throw new AppError(
+          'bad_request',
+          `Webhook delivery is from ${sent.toISOString()}, older than ${WEBHOOK_MAX_AGE_MS / 3_600_000} hours; refused as a possible replay`,
+        );
+      }
+      if (at.getTime() - prunedAt > PRUNE_EVERY_MS) {
+        prunedAt = at.getTime();
+        await pruneDeliveries(deps.db, at);
+      }
+
+      // The header id, and for a dated delivery its signed body too: either seen before is a replay.
+      const keys = sent ? [payloadKey(raw), deliveryId] : [deliveryId];
+      const row = {
+        event,
+        action,
+        installationId: typeof installationId === 'number' ? installationId : null,
+        requestId: request.id,
+      };
+      for (const [index, key] of keys.entries()) {
+        const inserted = await deps.db
+          .insert(webhookDeliveries)
+          .values({ deliveryId: key, ...row })
+          .onConflictDoNothing()
+          .returning({ deliveryId: webhookDeliveries.deliveryId });
+        if (!inserted.length) {
+          await forgetDeliveries(deps.db, keys.slice(0, index));
+          return reply.send({ ok: true, duplicate: true });
+        }
+      }
 
       try {
         await handleWebhookEvent(deps.db, event, payload, request.log);
       } catch (error) {
-        await forgetDelivery(deps.db, deliveryId);
+        await forgetDeliveries(deps.db, keys);
         throw error;
       }
       await markDeliveryProcessed(deps.db, deliveryId);

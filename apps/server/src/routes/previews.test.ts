@@ -23,7 +23,7 @@ const SERVER = `const http = require("http");
 const s = http.createServer((q, r) => {
   if (q.url.startsWith("/echo")) {
     r.setHeader("content-type", "application/json");
-    return r.end(JSON.stringify({ cookie: q.headers.cookie || null, host: q.headers.host, url: q.url }));
+    return r.end(JSON.stringify({ cookie: q.headers.cookie || null, host: q.headers.host, url: q.url, forwardedFor: q.headers["x-forwarded-for"] || null }));
   }
   r.setHeader("content-type", "text/html");
   r.end("<html><head><title>t</title></head><body><h1>Hello from the preview</h1></body></html>");
@@ -217,9 +217,19 @@ describe('previews of agent ports (/api/agent/preview, the preview origin, /api/
       `frame-ancestors http://localhost:${appPort} http://127.0.0.1:${appPort}`,
     );
     const echo = JSON.parse(
-      (await preview(sub, '/echo?x=1', { headers: { cookie: `${cookie}; theirs=1` } })).body,
+      (
+        await preview(sub, '/echo?x=1', {
+          headers: { cookie: `${cookie}; theirs=1`, 'x-forwarded-for': '6.6.6.6' },
+        })
+      ).body,
     );
-    expect(echo).toEqual({ cookie: 'theirs=1', host: `localhost:${PORT}`, url: '/echo?x=1' });
+    // The visitor is not a trusted proxy: its made-up X-Forwarded-For is replaced by its address.
+    expect(echo).toEqual({
+      cookie: 'theirs=1',
+      host: `localhost:${PORT}`,
+      url: '/echo?x=1',
+      forwardedFor: '127.0.0.1',
+    });
     const frame = await preview(sub, '/__tandem/frame.js');
     expect(frame.body).toContain('NAVIGATE_BACK');
     expect(frame.body).toContain('SCREENSHOT_REQUEST');

@@ -4,6 +4,8 @@ import { demoRequests, type Db } from '@tandem/db';
 import { demoRequestSchema } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
+import { publicWrite } from '../auth/client-limits.js';
+import type { RateLimits } from '../config/rate-limits.js';
 import { forbidden } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
 
@@ -12,9 +14,9 @@ const pageQuery = z.object({
   rows_per_page: z.coerce.number().int().min(1).max(100).default(25),
 });
 
-export function siteRoutes(app: FastifyInstance, deps: { db: Db }): void {
+export function siteRoutes(app: FastifyInstance, deps: { db: Db; rateLimits: RateLimits | false }): void {
   /** Request a Demo: stored before answering, so a success always means it was kept. */
-  app.post('/api/demo/request', async (request) => {
+  app.post('/api/demo/request', publicWrite(deps.rateLimits, 'demoRequest'), async (request) => {
     const body = parseRequest(demoRequestSchema, request.body, 'body');
     await deps.db
       .insert(demoRequests)

@@ -9,7 +9,13 @@ import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { buildApp, type App } from '../app.js';
 import { grantFreeCredits, type AgentRunner } from '@tandem/agent';
 import { createAgentRuntime } from '../agents/runtime-setup.js';
-import { loadConfig, LOCAL_PREVIEW_URL, type AgentsConfig, type ModelsConfig } from '../config/schema.js';
+import {
+  loadConfig,
+  LOCAL_PREVIEW_URL,
+  type AgentsConfig,
+  type Config,
+  type ModelsConfig,
+} from '../config/schema.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
 
@@ -71,6 +77,8 @@ export async function createTestApp(
       /** false: this app only queues runs (Postgres), for tests that run `worker` processes. */
       work?: boolean;
     };
+    /** The HTTP edge: trusted proxies (default none) and rate limits (default the product's). */
+    edge?: Partial<Pick<Config, 'trustedProxies' | 'rateLimits'>>;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
@@ -142,6 +150,7 @@ export async function createTestApp(
       webDist,
       admins: new Set(['ada']),
       site: defaults.site,
+      ...options.edge,
     },
     database,
     secretKey: TEST_SECRET_KEY,
