@@ -100,7 +100,7 @@ describe('file tools stay inside the workspace', () => {
       'bash',
       [
         '-c',
-        `cd '${ws}'; end=$((SECONDS+3)); while [ $SECONDS -lt $end ]; do ` +
+        `cd '${ws}' || exit 1; end=$((SECONDS+3)); while [ $SECONDS -lt $end ]; do ` +
           `rm -rf race; mkdir race; rm -rf race; ln -s '${outside}' race; done`,
       ],
       { stdio: 'ignore' },
@@ -108,12 +108,16 @@ describe('file tools stay inside the workspace', () => {
     const stopped = new Promise((resolve) => flipper.on('exit', resolve));
     const deadline = Date.now() + 2500;
     let tries = 0;
-    while (Date.now() < deadline) {
-      tries++;
-      await edit(`race/f${tries % 5}.txt`, 'x').catch(() => undefined);
-      await view(`race/secret.key`).then((out) => expect(out.output).not.toContain('host secret'));
+    try {
+      while (Date.now() < deadline) {
+        tries++;
+        await edit(`race/f${tries % 5}.txt`, 'x').catch(() => undefined);
+        await view(`race/secret.key`).then((out) => expect(out.output).not.toContain('host secret'));
+      }
+    } finally {
+      flipper.kill('SIGKILL');
+      await stopped;
     }
-    await stopped;
     expect(tries).toBeGreaterThan(10);
     expect((await readdir(outside)).sort()).toEqual(['secret.key']);
   });
