@@ -51,7 +51,9 @@ const call = (name: string, args: Record<string, unknown>): FakeChatResponse => 
 
 /** The number in the latest tool result that matches `pattern` (a pid, a pull request). */
 function fromLastResult(request: ChatCompletionsRequest, pattern: RegExp): number {
-  const results = (request.messages as { role: string; content?: unknown }[]).filter((m) => m.role === 'tool');
+  const results = (request.messages as { role: string; content?: unknown }[]).filter(
+    (m) => m.role === 'tool',
+  );
   const match = pattern.exec(String(results.at(-1)?.content ?? ''));
   if (!match) throw new Error(`no ${pattern} in the last tool result`);
   return Number(match[1]);
@@ -93,7 +95,7 @@ const leakSteps: Step[] = [
   () =>
     call('run_command', {
       command:
-        "mkdir -p .tandem && printf 'echo \"$DEPLOY_TOKEN\" | base64\\necho \"$DEPLOY_TOKEN\" | rev\\n' > .tandem/format.sh && echo notes > notes.txt",
+        'mkdir -p .tandem && printf \'echo "$DEPLOY_TOKEN" | base64\\necho "$DEPLOY_TOKEN" | rev\\n\' > .tandem/format.sh && echo notes > notes.txt',
     }),
   () => call('commit_and_push', { message: `Add notes ${b64(SECRET)} ${rev(SECRET)}` }),
   () =>
@@ -231,7 +233,9 @@ describe.each(testDatabaseKinds())('secrets and odd bytes in an agent run (%s)',
     // The code host: pull request, its commits, comments and the issue.
     const token = await app.codeHost!.issueInstallationToken(1000);
     const api = async (path: string) => {
-      const res = await fetch(`${app.codeHost!.apiUrl}${path}`, { headers: { authorization: `token ${token}` } });
+      const res = await fetch(`${app.codeHost!.apiUrl}${path}`, {
+        headers: { authorization: `token ${token}` },
+      });
       expect(res.status).toBe(200);
       return res.json() as Promise<unknown>;
     };

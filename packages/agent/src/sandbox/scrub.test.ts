@@ -127,7 +127,10 @@ describe('encodings of a secret', () => {
   });
 
   it('scrubs 1 MB of output with 50 secrets quickly', () => {
-    const secrets = Array.from({ length: 50 }, (_, i) => `secret-${i}-${'k'.repeat(i % 7)}-${i * 7919}-value`);
+    const secrets = Array.from(
+      { length: 50 },
+      (_, i) => `secret-${i}-${'k'.repeat(i % 7)}-${i * 7919}-value`,
+    );
     const many = createScrubber(secrets);
     const next = random(42);
     let text = '';
@@ -243,7 +246,7 @@ describe('a stream scrubber', () => {
     const next = random(7);
     for (let round = 0; round < 300; round++) {
       const pieces: string[] = [];
-      for (let at = 0; at < text.length; ) {
+      for (let at = 0; at < text.length;) {
         const size = 1 + Math.floor(next() * (round % 3 === 0 ? 4 : 40));
         pieces.push(text.slice(at, at + size));
         at += size;

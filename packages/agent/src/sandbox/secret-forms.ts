@@ -7,7 +7,6 @@ import { SECRET_SCRUB_SAFE_LENGTH } from '@tandem/shared';
  * scrubbing is defense in depth, not a boundary (docs/security/secrets.md).
  */
 
-
 /**
  * Encoded forms are built for values up to this many characters (every real token fits); longer
  * values (certificates, keys) are matched as written and reversed only, to bound the matcher's size.
