@@ -143,7 +143,7 @@ describe.each(testDatabaseKinds())('secrets and odd bytes in an agent run (%s)',
     llm = await startChatCompletionsServer({ respond });
     app = await createTestApp(kind, {
       codeHost: true,
-      agents: { models: { openaiCompatible: { url: llm.url, models: ['coder'] } } },
+      agents: { models: { openaiCompatible: { url: llm.url, apiKey: undefined, models: ['coder'] } } },
     });
     await app.server.ready();
     ada = await app.signIn({

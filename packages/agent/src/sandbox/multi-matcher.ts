@@ -16,6 +16,8 @@ export class MultiMatcher {
   /** Depth of the longest suffix of this node that some pattern continues; what must be held back. */
   private readonly openDepth: number[] = [0];
   readonly empty: boolean;
+  /** The longest pattern (in non-transparent characters). */
+  private readonly longest: number;
 
   constructor(
     patterns: readonly string[],
@@ -23,6 +25,7 @@ export class MultiMatcher {
   ) {
     for (const pattern of patterns) this.add(pattern);
     this.empty = this.depth.length === 1;
+    this.longest = Math.max(0, ...this.depth);
     this.link();
   }
 
@@ -48,6 +51,8 @@ export class MultiMatcher {
       }
       node = next < 0 ? 0 : next;
       recent.push(base + i);
+      // Only the last `longest` positions can start a match: keep a long text from piling up.
+      if (recent.length > 4 * this.longest + 65536) recent.splice(0, recent.length - this.longest);
       const length = this.matchLength[node]!;
       if (length) found(recent[recent.length - length]!, base + i + 1);
     }

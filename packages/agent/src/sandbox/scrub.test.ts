@@ -143,14 +143,14 @@ describe('encodings of a secret', () => {
     const elapsed = performance.now() - started;
     for (const secret of secrets) expect(shown).not.toContain(secret);
     expect(shown).toContain('building module');
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeLessThan(5000);
     // The streamed way is as fast: 64 KiB chunks, as a pipe delivers them.
     const stream = many.stream();
     const startedStream = performance.now();
     let streamedText = '';
     for (let i = 0; i < text.length; i += 65536) streamedText += stream.write(text.slice(i, i + 65536));
     streamedText += stream.end();
-    expect(performance.now() - startedStream).toBeLessThan(3000);
+    expect(performance.now() - startedStream).toBeLessThan(5000);
     expect(streamedText).toBe(shown);
   });
 });
