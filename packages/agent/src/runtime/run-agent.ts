@@ -20,6 +20,7 @@ import { autoReview } from './auto-review.js';
 import { startRepoScript } from './tools/shell.js';
 import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
+import { loggableError } from './loggable-error.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
 import {
   findTool,
@@ -78,18 +79,6 @@ function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
 
 /** Without a sandbox yet there are no secret values to mask, but URL credentials still are. */
 const urlCredentialsOnly = createScrubber([]);
-
-/**
- * An error as the logs may show it: message and stack scrubbed (a failing command or git call can
- * quote a secret), the rest of its properties (request bodies, responses) left out.
- */
-function loggableError(error: unknown, scrub: Scrubber): Error {
-  if (!(error instanceof Error)) return new Error(scrub(String(error)));
-  const copy = new Error(scrub(error.message));
-  copy.name = error.name;
-  copy.stack = error.stack ? scrub(error.stack) : copy.stack;
-  return copy;
-}
 
 function lastToolName(history: ModelMessage[]): string | null {
   const last = history.at(-1);
@@ -475,7 +464,12 @@ export class AgentRun {
       requester,
       // Whatever a tool shows in the feed (commit messages, titles, summaries) is scrubbed here once
       // more, so a tool that forgets to scrub a field cannot leak through it.
-      emit: (item) => this.emit({ ...item, data: scrubDeep(item.data, sandbox.scrub) }),
+      // Shell output is the exception: it is scrubbed as a stream, and a piece scrubbed again alone
+      // could differ at its edges from what the model was given.
+      emit: (item) =>
+        this.emit(
+          item.itemType === 'shell_message' ? item : { ...item, data: scrubDeep(item.data, sandbox.scrub) },
+        ),
       trackPorts: (shell, ports) => sandbox.ports.update(shell, ports),
       once: async (key, effect) => {
         const [done] = await db

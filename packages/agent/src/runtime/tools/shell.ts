@@ -79,7 +79,15 @@ async function showOutput(ctx: ToolContext, session: ShellSession, actionUuid: s
   if (!stream) outputStreams.set(session, (stream = ctx.scrub.stream()));
   // Once the shell has exited its output is complete: nothing is held back any more.
   const shown = stream.write(raw) + (session.running ? '' : stream.end());
-  await shellMessage(ctx, session.pid, actionUuid, 'stdout', shown);
+  if (shown) {
+    // Already scrubbed: a piece scrubbed again alone could differ at its edges from the stream.
+    await ctx.emit({
+      itemType: 'shell_message',
+      pid: session.pid,
+      actionUuid,
+      data: { message_type: 'stdout', message: shown },
+    });
+  }
   return shown;
 }
 
