@@ -54,6 +54,8 @@ export function secretForms(value: string): { forms: string[]; wholeTokenOnly: b
       }
     }
   }
-  forms.delete('');
-  return { forms: [...forms].sort((a, b) => b.length - a.length), wholeTokenOnly };
+  // A short encoding (`31` for the value `1`, `MQ==`) collides with ordinary text far more often
+  // than the value itself, which the user confirmed: only the value and long encodings are kept.
+  const kept = [...forms].filter((form) => form === value || [...form].length >= SECRET_SCRUB_SAFE_LENGTH);
+  return { forms: kept.sort((a, b) => b.length - a.length), wholeTokenOnly };
 }
