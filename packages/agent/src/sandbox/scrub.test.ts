@@ -226,6 +226,13 @@ describe('a stream scrubber', () => {
     );
   });
 
+  it('does not hold back a URL that ends with a port', () => {
+    const stream = createScrubber([]).stream();
+    expect(stream.write('ready at http://localhost:3000')).toBe('ready at http://localhost:3000');
+    expect(stream.write(' and https://user:pa')).toBe(' and ');
+    expect(stream.write('ss@host')).toBe('https://user:[REDACTED]@host');
+  });
+
   it('masks encodings split across writes', () => {
     const encoded = Buffer.from(`${SECRET}\n`).toString('base64');
     const shown = streamed(scrub, [`out ${encoded.slice(0, 9)}`, `${encoded.slice(9)} done\n`]);

@@ -29,8 +29,12 @@ export const REDACTED = '[REDACTED]';
 // scheme://user:password@ — the password part is masked whatever it is, so tokens we were never
 // told about (e.g. typed by the agent into a git remote) do not leak either.
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@'"`]+:)([^\s/?#@'"`]+)@/gi;
-/** A tail that is a URL password in progress: held back until its `@` (or something else) arrives. */
-const URL_PASSWORD_OPEN = /[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@'"`]+:[^\s/?#@'"`]*$/i;
+/**
+ * A tail that is a URL password in progress: held back until its `@` (or something else) arrives.
+ * `host:port` looks the same; an all-digit "password" is taken for a port, so a dev server's last
+ * line (`Local: http://localhost:3000`) is not held back.
+ */
+const URL_PASSWORD_OPEN = /[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@'"`]+:(?:[^\s/?#@'"`]*[^\s/?#@'"`0-9])?$/i;
 /** How far back a URL may start: the scheme and user of a split URL are kept as context. */
 const URL_WINDOW = 1024;
 /**
