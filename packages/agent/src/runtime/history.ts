@@ -1,6 +1,7 @@
 import { agents, conversationItems, eventImages, spiceMessages, type Db } from '@tandem/db';
 import type { ModelMessage, ToolCallPart, UserContent } from 'ai';
 import { and, asc, eq, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
 
 export interface ResponseStats {
@@ -72,7 +73,8 @@ export async function appendSpice(
     agentId,
     timestamp: nextTimestamp(),
     role: message.role,
-    content: message.content,
+    // Tool results and model text may carry NUL or lone surrogates, which jsonb rejects.
+    content: storableDeep(message.content),
     actionUuid: extra.actionUuid ?? null,
     responseStats: extra.responseStats ? { ...extra.responseStats } : null,
   });

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { agents, conversationItems, type Db } from '@tandem/db';
 import { and, eq } from 'drizzle-orm';
+import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
 
 export type ItemType =
@@ -56,7 +57,8 @@ export async function appendItem(
       actionType: item.actionType ?? null,
       pid: item.pid ?? null,
       userId: item.userId ?? null,
-      data: item.data,
+      // Command output and model text may carry NUL or lone surrogates, which jsonb rejects.
+      data: storableDeep(item.data),
     });
     const at = new Date(timestamp);
     await tx.update(agents).set({ latestTimestamp: at, lastActive: at }).where(eq(agents.id, agentId));
@@ -80,7 +82,7 @@ export async function updateItemData(
 ): Promise<void> {
   await db
     .update(conversationItems)
-    .set({ data })
+    .set({ data: storableDeep(data) })
     .where(
       and(
         eq(conversationItems.agentId, agentId),

@@ -15,11 +15,12 @@ import {
   type ModelEnv,
   type ResolvedModel,
 } from '../model/index.js';
-import type { SandboxKind } from '../sandbox/index.js';
+import { createScrubber, type SandboxKind, type Scrubber } from '../sandbox/index.js';
 import { autoReview } from './auto-review.js';
 import { startRepoScript } from './tools/shell.js';
 import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
+import { loggableError } from './loggable-error.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
 import {
   findTool,
@@ -75,6 +76,9 @@ function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
   }
   return value;
 }
+
+/** Without a sandbox yet there are no secret values to mask, but URL credentials still are. */
+const urlCredentialsOnly = createScrubber([]);
 
 function lastToolName(history: ModelMessage[]): string | null {
   const last = history.at(-1);
@@ -177,7 +181,10 @@ export class AgentRun {
       }
     } catch (error) {
       if (this.signal.reason === SHUTDOWN) return;
-      this.deps.logger.error({ err: error, agentId: this.agentId }, 'agent run failed');
+      this.deps.logger.error(
+        { err: loggableError(error, sandbox?.scrub ?? urlCredentialsOnly), agentId: this.agentId },
+        'agent run failed',
+      );
       const message = error instanceof Error ? error.message : String(error);
       await this.emit(actionItem('ErrorEvent', { exception: sandbox ? sandbox.scrub(message) : message }));
     } finally {
@@ -225,7 +232,7 @@ export class AgentRun {
         return 'idle';
       }
       if (this.agent.curTokens > this.agent.summarizationLimit) {
-        await this.summarize(model, history);
+        await this.summarize(model, history, sandbox.scrub);
         history = await loadHistory(db, this.agentId);
       }
       calls += 1;
@@ -303,7 +310,11 @@ export class AgentRun {
     };
   }
 
-  private async summarize(model: Extract<ResolvedModel, { ok: true }>, history: ModelMessage[]) {
+  private async summarize(
+    model: Extract<ResolvedModel, { ok: true }>,
+    history: ModelMessage[],
+    scrub: Scrubber,
+  ) {
     const started = performance.now();
     const result = await generateText({
       model: model.model,
@@ -312,8 +323,9 @@ export class AgentRun {
       abortSignal: this.signal,
     });
     await this.charge(model, result.usage, started, `${model.option.label} summary`);
-    await this.emit(actionItem('SummaryEvent', { summary_content: result.text }));
-    await applySummary(this.deps.db, this.agentId, result.text);
+    const summary = scrub(result.text);
+    await this.emit(actionItem('SummaryEvent', { summary_content: summary }));
+    await applySummary(this.deps.db, this.agentId, summary);
     await this.deps.db.update(agents).set({ curTokens: 0 }).where(eq(agents.id, this.agentId));
     await this.emit(actionItem('SummaryAppliedEvent', { summary: 'Earlier context was summarized' }));
   }
@@ -391,7 +403,10 @@ export class AgentRun {
     } catch (error) {
       const message = sandbox.scrub(error instanceof Error ? error.message : String(error));
       if (!(error instanceof ToolInputError))
-        this.deps.logger.warn({ err: error, agentId: this.agentId, tool: call.toolName }, 'tool failed');
+        this.deps.logger.warn(
+          { err: loggableError(error, sandbox.scrub), agentId: this.agentId, tool: call.toolName },
+          'tool failed',
+        );
       return { text: `Error: ${message}` };
     }
   }
@@ -447,7 +462,14 @@ export class AgentRun {
       network: this.deps.sandbox.network,
       toolCallId,
       requester,
-      emit: this.emit,
+      // Whatever a tool shows in the feed (commit messages, titles, summaries) is scrubbed here once
+      // more, so a tool that forgets to scrub a field cannot leak through it.
+      // Shell output is the exception: it is scrubbed as a stream, and a piece scrubbed again alone
+      // could differ at its edges from what the model was given.
+      emit: (item) =>
+        this.emit(
+          item.itemType === 'shell_message' ? item : { ...item, data: scrubDeep(item.data, sandbox.scrub) },
+        ),
       trackPorts: (shell, ports) => sandbox.ports.update(shell, ports),
       once: async (key, effect) => {
         const [done] = await db

@@ -1,6 +1,7 @@
 export { detectSandbox, type SandboxKind, type SandboxSupport } from './detect.js';
 export { runCommand, sandboxEnv, type RunOptions, type RunResult } from './exec.js';
-export { createScrubber, REDACTED, type Scrubber } from './scrub.js';
+export { createScrubber, REDACTED, type Scrubber, type StreamScrubber } from './scrub.js';
+export { storableDeep, storableText } from './storable-text.js';
 export { ShellSession, type ShellEvent, type ShellStartOptions } from './shell-session.js';
 export { mustSandboxGit, sandboxGit, type GitWorkspace } from './sandbox-git.js';
 export { WarmPool } from './warm-pool.js';

@@ -4,6 +4,13 @@ import { z } from 'zod';
 export const SECRET_KEY_MAX_CHARS = 10_000;
 export const SECRET_VALUE_MAX_CHARS = 10_100;
 
+/**
+ * Secret values shorter than this are scrubbed from agent output only as whole tokens (`a1` is
+ * masked in `key=a1` but not in `data1`), and they may still collide with ordinary words: the
+ * spec asks the user to confirm such a value (platform §5). The agent's scrubber uses the same rule.
+ */
+export const SECRET_SCRUB_SAFE_LENGTH = 6;
+
 /** Detail texts of the HTTP 400s the secrets API answers (platform §5). */
 export const SECRET_MESSAGES = {
   invalidName: 'Invalid Environment Variable Name',

@@ -66,7 +66,7 @@ export const commitAndPush = defineTool({
       await mustGit(ctx, ['add', '-A']);
       const staged = await sandboxGit(ctx.workspace, ['diff', '--cached', '--quiet', '--no-ext-diff']);
       if (staged.exitCode === 0) throw new ToolInputError('There is nothing to commit');
-      const message = `${input.message.trim()}\n\n${coAuthor(ctx)}\n${TRAILER}: ${ctx.toolCallId}`;
+      const message = `${ctx.scrub(input.message.trim())}\n\n${coAuthor(ctx)}\n${TRAILER}: ${ctx.toolCallId}`;
       await mustGit(ctx, ['commit', '-q', '-m', message]);
       const sha = await mustGit(ctx, ['rev-parse', 'HEAD']);
       return { commit_sha: sha, script_log: format?.logId ?? null, script_status: format?.status ?? null };

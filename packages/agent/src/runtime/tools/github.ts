@@ -24,6 +24,9 @@ export const openPullRequest = defineTool({
   }),
   async execute(input, ctx) {
     const { branch, baseBranch } = ctx.workspace;
+    // The code host is outside the sandbox: what the model writes there is scrubbed first.
+    const title = ctx.scrub(input.title);
+    const body = ctx.scrub(input.body);
     const pr = await ctx.once(`pr:${ctx.toolCallId}`, async () => {
       const open = await ctx.github.rest.pulls.list({
         ...repoParams(ctx),
@@ -35,8 +38,8 @@ export const openPullRequest = defineTool({
         const { data } = await ctx.github.rest.pulls.update({
           ...repoParams(ctx),
           pull_number: existing.number,
-          title: input.title,
-          body: input.body,
+          title,
+          body,
         });
         return { number: data.number, html_url: data.html_url, created: false };
       }
@@ -44,8 +47,8 @@ export const openPullRequest = defineTool({
         ...repoParams(ctx),
         head: branch,
         base: baseBranch,
-        title: input.title,
-        body: input.body,
+        title,
+        body,
         draft: input.draft,
       });
       return { number: data.number, html_url: data.html_url, created: true };
@@ -53,13 +56,13 @@ export const openPullRequest = defineTool({
     await upsertBranchSource(ctx.db, owner(ctx), branch, {
       number: pr.number,
       state: 'open',
-      prDraft: `${input.title}\n${input.body}`,
+      prDraft: `${title}\n${body}`,
       prDraftBaseBranch: baseBranch,
     });
     await lifecycle(ctx, pr.created ? 'opened' : 'edited', {
       number: pr.number,
       html_url: pr.html_url,
-      title: input.title,
+      title,
       type: 'pull_request',
     });
     return { output: `${pr.created ? 'Opened' : 'Updated'} pull request #${pr.number}: ${pr.html_url}` };
@@ -89,10 +92,11 @@ export const makeIssue = defineTool({
   description: 'Open a new issue in the repository.',
   input: z.object({ title: z.string().min(1).max(256), body: z.string().max(60_000).default('') }),
   async execute(input, ctx) {
+    const title = ctx.scrub(input.title);
     const issue = await ctx.once(`issue:${ctx.toolCallId}`, async () => {
       const { data } = await ctx.github.rest.issues.create({
         ...repoParams(ctx),
-        title: input.title,
+        title,
         body: ctx.scrub(input.body),
       });
       return { number: data.number, html_url: data.html_url };
@@ -103,7 +107,7 @@ export const makeIssue = defineTool({
       dedupeKey: `issue-item:${ctx.toolCallId}`,
       data: {
         action_type: 'MakeIssueEvent',
-        summary: `Opened issue #${issue.number}: ${input.title}`,
+        summary: `Opened issue #${issue.number}: ${title}`,
         number: issue.number,
         html_url: issue.html_url,
       },

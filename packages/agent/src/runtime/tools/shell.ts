@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { ShellSession } from '../../sandbox/index.js';
+import { ShellSession, type StreamScrubber } from '../../sandbox/index.js';
 import { shellItemData } from '../ports.js';
 import { defineTool, ToolInputError, type ToolContext } from './types.js';
 
 const MAX_OUTPUT_TO_MODEL = 30_000;
+
+/** Each shell's output scrubber; it goes with its session. */
+const outputStreams = new WeakMap<ShellSession, StreamScrubber>();
 
 function forModel(text: string): string {
   if (text.length <= MAX_OUTPUT_TO_MODEL) return text;
@@ -56,6 +59,7 @@ async function finishIfExited(ctx: ToolContext, pid: number): Promise<string> {
   const entry = ctx.session.shells.get(pid);
   if (!entry || entry.session.running) return '';
   ctx.session.shells.delete(pid);
+  const tail = await showOutput(ctx, entry.session, entry.actionUuid, entry.session.readOutput());
   await shellMessage(
     ctx,
     pid,
@@ -63,14 +67,34 @@ async function finishIfExited(ctx: ToolContext, pid: number): Promise<string> {
     'shutdown',
     `Process exited with code ${entry.session.exitCode}`,
   );
-  return `\n[process ${pid} exited with code ${entry.session.exitCode}]`;
+  return `${tail}\n[process ${pid} exited with code ${entry.session.exitCode}]`;
+}
+
+/**
+ * A shell's output, scrubbed as one stream: a secret printed in pieces (across reads, feed items
+ * and tool results) is masked wherever the pieces are joined. Returns what was shown (feed and model).
+ */
+async function showOutput(ctx: ToolContext, session: ShellSession, actionUuid: string, raw: string) {
+  let stream = outputStreams.get(session);
+  if (!stream) outputStreams.set(session, (stream = ctx.scrub.stream()));
+  // Once the shell has exited its output is complete: nothing is held back any more.
+  const shown = stream.write(raw) + (session.running ? '' : stream.end());
+  if (shown) {
+    // Already scrubbed: a piece scrubbed again alone could differ at its edges from the stream.
+    await ctx.emit({
+      itemType: 'shell_message',
+      pid: session.pid,
+      actionUuid,
+      data: { message_type: 'stdout', message: shown },
+    });
+  }
+  return shown;
 }
 
 async function collect(ctx: ToolContext, pid: number, options: { idleMs: number; maxMs: number }) {
   const entry = ctx.session.shells.get(pid)!;
   const output = await entry.session.waitForOutput(options);
-  await shellMessage(ctx, pid, entry.actionUuid, 'stdout', output);
-  return ctx.scrub(output);
+  return showOutput(ctx, entry.session, entry.actionUuid, output);
 }
 
 export const runCommand = defineTool({
@@ -161,7 +185,7 @@ export async function startRepoScript(
   let timer: NodeJS.Timeout | undefined;
   const flush = async () => {
     timer = undefined;
-    await shellMessage(ctx, session.pid, actionUuid, 'stdout', session.readOutput());
+    await showOutput(ctx, session, actionUuid, session.readOutput());
   };
   session.onEvent((event) => {
     if (event.type === 'stdout') timer ??= setTimeout(() => void flush(), 300);
