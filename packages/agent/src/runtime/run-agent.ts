@@ -445,6 +445,7 @@ export class AgentRun {
       env: sandbox.env,
       sandboxKind: this.deps.sandbox.kind,
       network: this.deps.sandbox.network,
+      agentNetwork: sandbox.network,
       toolCallId,
       requester,
       emit: this.emit,

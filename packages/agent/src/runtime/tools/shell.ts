@@ -35,6 +35,7 @@ async function startShell(ctx: ToolContext, command: string, scriptPath: string 
     workspace: ctx.workspace.dir,
     env: ctx.env,
     network: ctx.network,
+    agentNetwork: ctx.agentNetwork ?? null,
     kind: ctx.sandboxKind,
   });
   const shown = { command: ctx.scrub(command), scriptPath };
