@@ -47,7 +47,8 @@ export class AgentNetwork {
     readonly pid: number,
     private readonly holderExited: Promise<void>,
     private readonly slirp: Slirp | null,
-    private readonly runtimeDir: string,
+    /** Private host directory of the port bridge's socket. */
+    readonly runtimeDir: string,
     /** Whether commands reach the outside world (through slirp4netns). */
     readonly internet: boolean,
     /** Why there is no internet access when it was asked for, else ''. */
@@ -112,6 +113,7 @@ export class AgentNetwork {
    * preview proxy. The namespace's port itself is never on the host.
    */
   async forward(port: number, host: string): Promise<number> {
+    if (this.disposed) throw new Error('agent network was disposed');
     this.bridge ??= PortBridge.start(this.enterArgs(), join(this.runtimeDir, 'bridge.sock'));
     try {
       return await (await this.bridge).forward(port, host);
@@ -130,8 +132,16 @@ export class AgentNetwork {
     this.disposed = true;
     await (await this.bridge?.catch(() => null))?.stop();
     await this.slirp?.stop();
-    this.holder.kill('SIGKILL');
+    // The sandboxed process first: the outer bwrap then reaps it and exits by itself, so nothing is
+    // left for init to reap. The outer one is killed too if it lingers.
+    try {
+      process.kill(this.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    const timer = setTimeout(() => this.holder.kill('SIGKILL'), 1000);
     await this.holderExited;
+    clearTimeout(timer);
     rmSync(this.runtimeDir, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -8,7 +17,7 @@ export const SLIRP_DNS = '10.0.2.3';
 /**
  * The synthesized /etc files every sandbox sees, instead of the host's: one user (agent, uid 1000)
  * so `whoami`, npm and git find a name, the sandbox's own hostname, and resolv.conf naming slirp's
- * DNS. Contents are the same for every command, so they are written once per server process.
+ * DNS. Contents are the same for every command.
  */
 export function etcFiles(): Record<string, string> {
   return {
@@ -31,17 +40,37 @@ export function etcFiles(): Record<string, string> {
   };
 }
 
-let dir: string | null = null;
+/**
+ * The directory holding etcFiles(): one per uid and content, reused by every server and test process
+ * (so none leaves a directory behind), and trusted only when it is ours and nobody else can write
+ * to it; otherwise a fresh private one.
+ */
+let cached: string | null = null;
 
-/** The directory holding etcFiles(), created on first use and removed when the process exits. */
 export function sandboxEtc(): string {
-  // Re-created if something swept the temp directory while the server ran.
-  if (dir && existsSync(join(dir, 'passwd'))) return dir;
-  const created = mkdtempSync(join(tmpdir(), 'tandem-sandbox-etc-'));
-  for (const [name, content] of Object.entries(etcFiles())) {
-    writeFileSync(join(created, name), content, { mode: 0o644 });
+  // Checked on every use: something may sweep the temp directory while the server runs.
+  if (cached && existsSync(join(cached, 'passwd'))) return cached;
+  const files = etcFiles();
+  const hash = createHash('sha256').update(JSON.stringify(files)).digest('hex').slice(0, 12);
+  const uid = process.getuid?.() ?? 0;
+  let dir = join(tmpdir(), `tandem-sandbox-etc-${uid}-${hash}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  if (!dir) process.once('exit', () => dir && rmSync(dir, { recursive: true, force: true }));
-  dir = created;
-  return created;
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) !== 0) {
+    dir = mkdtempSync(join(tmpdir(), 'tandem-sandbox-etc-'));
+  }
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(dir, name);
+    if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
+    // Written aside and renamed: a concurrent process never binds a half-written file.
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, content, { mode: 0o644 });
+    renameSync(temp, path);
+  }
+  cached = dir;
+  return dir;
 }
