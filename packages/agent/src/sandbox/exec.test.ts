@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, sandboxEnv } from './exec.js';
 import { findSlirp } from './slirp.js';
+import { spawnSandboxed } from './spawn.js';
 import { processesMatching, sandboxKindCases, tempDir, uniqueSleep } from './test-support.js';
 
 const { cases } = await sandboxKindCases();
@@ -164,6 +165,24 @@ describe.each(cases.filter((c) => c.kind === 'bubblewrap'))('bubblewrap isolatio
       expect(existsSync('/etc/tandem-x')).toBe(false);
       // Written to the sandbox's private tmpfs, not to the host.
       expect(existsSync(join(sibling, 'leak.txt'))).toBe(false);
+    });
+
+    it('spawnSandboxed binds readOnlyBinds read-only, fully isolated with network: false', async () => {
+      const mirror = join(root, 'mirror');
+      await mkdir(mirror);
+      await writeFile(join(mirror, 'HEAD'), 'ref: main\n');
+      const child = spawnSandboxed({
+        command: `cat ${mirror}/HEAD; echo x > ${mirror}/HEAD 2>/dev/null || echo read-only; id -u; grep -c : /proc/net/dev`,
+        cwd: workspace,
+        workspace,
+        kind: 'bubblewrap',
+        network: false,
+        readOnlyBinds: [mirror],
+      });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+      await new Promise((resolve) => child.once('close', resolve));
+      expect(output).toBe('ref: main\nread-only\n1000\n1\n');
     });
 
     it('network: false leaves only loopback; the default never shares the host network', async () => {
