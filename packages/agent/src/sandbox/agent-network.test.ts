@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,5 +162,7 @@ describe.skipIf(skip !== null)(`AgentNetwork${skip ? ` (skipped: ${skip})` : ''}
     expect(await eventually(() => !alive(holder), 5000)).toBe(true);
     expect(await eventually(() => gone(`${holder} tap0`), 5000)).toBe(true);
     expect(await eventually(() => gone(runtimeDir), 5000)).toBe(true);
+    // Only the bridge's socket directory stays behind a killed server.
+    await rm(runtimeDir, { recursive: true, force: true });
   });
 });
