@@ -25,6 +25,30 @@ function ensureChromium() {
   );
 }
 
+/**
+ * bubblewrap and slirp4netns: the sandbox escape tests run agents' commands in a real sandbox with
+ * its own network. Installed like chromium when we can; otherwise those tests skip locally (and
+ * fail in CI, where skipping would hide an open sandbox).
+ */
+function ensureSandboxTools() {
+  const missing = [
+    ['bwrap', 'bubblewrap'],
+    ['slirp4netns', 'slirp4netns'],
+  ].filter(([command]) => !hasCommand(command));
+  if (missing.length === 0) return;
+  const packages = missing.map(([, name]) => name);
+  if (process.getuid?.() === 0 && hasCommand('apt-get')) {
+    log(`installing ${packages.join(' and ')} for the sandbox tests…`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+    if (missing.every(([command]) => hasCommand(command))) return;
+  }
+  log(
+    `${packages.join(' and ')} missing (sudo apt-get install ${packages.join(' ')}): sandbox escape tests will skip`,
+  );
+}
+
 function counts(file) {
   if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
   const report = JSON.parse(readFileSync(file, 'utf8'));
@@ -50,6 +74,7 @@ try {
   await run('npx', ['tsc', '-b']);
   await run('npm', ['run', 'typecheck', '-w', '@tandem/web', '--silent']);
   await ensureBuilt();
+  ensureSandboxTools();
   log('unit and integration tests…');
   await run('npx', ['vitest', 'run', ...vitestReporters('unit')]);
   ensureChromium();

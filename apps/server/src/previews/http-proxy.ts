@@ -26,7 +26,10 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 export interface ProxyTarget {
   host: string;
+  /** The agent's port: what its server thinks it serves on (Host header, redirects). */
   port: number;
+  /** Where that port is reached on `host` when it is forwarded from the agent's namespace. */
+  connectPort?: number;
 }
 
 export interface ProxyOptions {
@@ -130,7 +133,7 @@ export function proxyHttp(
 ): void {
   const upstreamRequest = httpRequest({
     host: target.host,
-    port: target.port,
+    port: target.connectPort ?? target.port,
     method: req.method,
     path: req.url,
     headers: upstreamHeaders(req, target, options),
@@ -191,7 +194,7 @@ export function proxyUpgrade(
   target: ProxyTarget,
   options: Pick<ProxyOptions, 'privateCookie' | 'forwardedProto' | 'forwardedFor' | 'forwardedHost'>,
 ): void {
-  const upstream = connect({ host: target.host, port: target.port });
+  const upstream = connect({ host: target.host, port: target.connectPort ?? target.port });
   upstream.setTimeout(CONNECT_TIMEOUT_MS, () => upstream.destroy(new Error('connect timeout')));
   upstream.once('connect', () => {
     upstream.setTimeout(0);

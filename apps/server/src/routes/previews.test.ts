@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import type { EmbeddedRunner } from '@tandem/agent';
+import { connect } from 'node:net';
+import { detectSandbox, type EmbeddedRunner } from '@tandem/agent';
 import { agents, previewSubdomains } from '@tandem/db';
 import {
   agentMetadataSchema,
@@ -154,6 +155,24 @@ describe('previews of agent ports (/api/agent/preview, the preview origin, /api/
     expect(forwardedPortsOf(meta.cur_ports)).toEqual([
       expect.objectContaining({ internal_port: PORT, active: true, host: '127.0.0.1' }),
     ]);
+  });
+
+  it("keeps the agent's port inside its network namespace, forwarded to a host port (bubblewrap)", async (ctx) => {
+    if ((await detectSandbox()).kind !== 'bubblewrap') return ctx.skip();
+    const [row] = await app.database.db.select().from(agents).where(eq(agents.id, agentId));
+    const [served] = forwardedPortsOf(row!.curPorts);
+    expect(served?.host_port).toEqual(expect.any(Number));
+    expect(served?.host_port).not.toBe(PORT);
+    // Before, the agent shared the host's network: its server listened on the host's own PORT.
+    const direct = await new Promise<string>((resolve) => {
+      const socket = connect(PORT, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve('reachable');
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    expect(direct).toBe('ECONNREFUSED');
   });
 
   it('registers a subdomain for the port and keeps it on the next call', async () => {

@@ -156,7 +156,8 @@ function firstFree(wanted: string, taken: ReadonlySet<string>): string {
 }
 
 export type PreviewTarget =
-  | { kind: 'ok'; host: string; port: number }
+  /** `port` is the agent's port (what its server believes it serves on); `connectPort` leads to it. */
+  | { kind: 'ok'; host: string; port: number; connectPort?: number }
   | { kind: 'unknown' }
   | { kind: 'forbidden' }
   | { kind: 'not_serving'; port: number };
@@ -185,5 +186,10 @@ export async function previewTarget(
   }
   const served = forwardedPortsOf(agent.curPorts).find((p) => p.internal_port === entry.port && p.active);
   if (!served) return { kind: 'not_serving', port: entry.port };
-  return { kind: 'ok', host: served.host ?? DEFAULT_SANDBOX_HOST, port: entry.port };
+  return {
+    kind: 'ok',
+    host: served.host ?? DEFAULT_SANDBOX_HOST,
+    port: entry.port,
+    ...(served.host_port ? { connectPort: served.host_port } : {}),
+  };
 }

@@ -52,4 +52,34 @@ describe("PortTracker: an agent's cur_ports follow all of its shells", () => {
     await tracker.clear();
     expect(await ports()).toEqual([]);
   });
+
+  it('forwards the ports of a namespaced sandbox and closes forwards no shell serves any more', async () => {
+    // A forwarder that hands out host ports the way AgentNetwork does, recording what is open.
+    const open = new Map<number, number>();
+    let next = 40_000;
+    const forwarder = {
+      forward: async (port: number) => open.get(port) ?? (open.set(port, next++), open.get(port)!),
+      unforward: async (port: number) => void open.delete(port),
+    };
+    const tracker = new PortTracker(database.db, agentId, '127.0.0.1', forwarder);
+    const hostPorts = async () => {
+      const [row] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+      return forwardedPortsOf(row!.curPorts).map((p) => [p.internal_port, p.host_port]);
+    };
+    const web = shell(300);
+    const api = shell(400);
+    await Promise.all([tracker.update(web, [5173]), tracker.update(api, [5173, 3000])]);
+    expect(await hostPorts()).toEqual([
+      [3000, open.get(3000)],
+      [5173, open.get(5173)],
+    ]);
+    expect(open.size).toBe(2);
+    // 5173 is still served by the web shell: only 3000's forward closes.
+    await tracker.update(api, []);
+    expect([...open.keys()]).toEqual([5173]);
+    expect(await hostPorts()).toEqual([[5173, open.get(5173)]]);
+    await tracker.clear();
+    expect(open.size).toBe(0);
+    expect(await hostPorts()).toEqual([]);
+  });
 });

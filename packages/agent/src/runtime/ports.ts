@@ -25,6 +25,13 @@ export function shellItemData(
   };
 }
 
+/** Makes a port of the agent's network namespace reachable on the worker (AgentNetwork). */
+export interface PortForwarder {
+  /** The host port on `host` leading to `port` inside the namespace. */
+  forward(port: number, host: string): Promise<number>;
+  unforward(port: number): Promise<void>;
+}
+
 /**
  * Keeps an agent's `cur_ports` equal to what its live shells listen on. Each shell reports only its
  * own ports, so the list is rebuilt from every shell's latest report: one server starting must not
@@ -32,17 +39,33 @@ export function shellItemData(
  */
 export class PortTracker {
   private readonly byShell = new Map<number, { shell: PortShell; ports: number[] }>();
+  /** internal port → host port, for ports forwarded out of the agent's namespace. */
+  private readonly hostPorts = new Map<number, number>();
+  /** Updates run one at a time: forwarding awaits, and two reports must not interleave. */
+  private queue: Promise<void> = Promise.resolve();
 
+  /**
+   * `forwarder`: the agent's network namespace, whose ports are not on the host by themselves.
+   * Without one (process sandbox) a port is reached at `host` directly.
+   */
   constructor(
     private readonly db: Db,
     private readonly agentId: string,
     private readonly host: string = DEFAULT_SANDBOX_HOST,
+    private readonly forwarder: PortForwarder | null = null,
   ) {}
 
   /** A shell's ports changed (an exiting shell reports none). */
-  async update(shell: PortShell, ports: number[]): Promise<void> {
+  update(shell: PortShell, ports: number[]): Promise<void> {
+    const run = this.queue.then(() => this.apply(shell, ports));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(shell: PortShell, ports: number[]): Promise<void> {
     if (ports.length) this.byShell.set(shell.pid, { shell, ports });
     else this.byShell.delete(shell.pid);
+    await this.syncForwards();
     await updateItemData(
       this.db,
       this.agentId,
@@ -56,9 +79,34 @@ export class PortTracker {
   }
 
   /** The sandbox is gone: nothing it served is reachable any more. */
-  async clear(): Promise<void> {
-    this.byShell.clear();
-    await this.save();
+  clear(): Promise<void> {
+    const run = this.queue.then(async () => {
+      this.byShell.clear();
+      await this.syncForwards();
+      await this.save();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Forwards ports that appeared, closes the forwards of ports no shell serves any more. */
+  private async syncForwards(): Promise<void> {
+    if (!this.forwarder) return;
+    const served = new Set([...this.byShell.values()].flatMap((entry) => entry.ports));
+    for (const port of [...this.hostPorts.keys()]) {
+      if (served.has(port)) continue;
+      this.hostPorts.delete(port);
+      await this.forwarder.unforward(port);
+    }
+    for (const port of served) {
+      if (this.hostPorts.has(port)) continue;
+      try {
+        this.hostPorts.set(port, await this.forwarder.forward(port, this.host));
+      } catch (error) {
+        // Listed without a host port, the preview says "not reachable" instead of the run failing.
+        console.error(`could not forward port ${port} of agent ${this.agentId}`, error);
+      }
+    }
   }
 
   /** Every port once, the first shell that reported it owning it. */
@@ -76,6 +124,7 @@ export class PortTracker {
   }
 
   private entry(shell: PortShell, port: number): ForwardedPort {
+    const hostPort = this.hostPorts.get(port);
     return {
       internal_port: port,
       url: null,
@@ -83,6 +132,7 @@ export class PortTracker {
       tandem_pid: shell.pid,
       active: true,
       host: this.host,
+      ...(hostPort ? { host_port: hostPort } : {}),
     };
   }
 

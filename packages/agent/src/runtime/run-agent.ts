@@ -460,6 +460,7 @@ export class AgentRun {
       env: sandbox.env,
       sandboxKind: this.deps.sandbox.kind,
       network: this.deps.sandbox.network,
+      agentNetwork: sandbox.network,
       toolCallId,
       requester,
       // Whatever a tool shows in the feed (commit messages, titles, summaries) is scrubbed here once

@@ -2,6 +2,7 @@ import { agents, scriptLogs } from '@tandem/db';
 import { eq } from 'drizzle-orm';
 import { join } from 'node:path';
 import {
+  AgentNetwork,
   createScrubber,
   prepareWorkspace,
   runRepoScript,
@@ -26,6 +27,8 @@ export interface WarmSandbox {
   env: Record<string, string>;
   /** What the shells listen on, mirrored into the agent's `cur_ports`. */
   ports: PortTracker;
+  /** The network namespace all of the agent's commands share (bubblewrap only). */
+  network: AgentNetwork | null;
 }
 
 export const agentBranch = (agent: Pick<AgentRow, 'number'>) => `tandem-${agent.number}`;
@@ -83,14 +86,19 @@ export async function prepareSandbox(
       });
     }
   }
-  const ports = new PortTracker(deps.db, agent.id, deps.sandbox.host);
-  return { workspace, shells: new Map(), scrub, env, ports };
+  // Created last, so a failed clone or setup leaves no namespace behind.
+  const network =
+    deps.sandbox.kind === 'bubblewrap' ? await AgentNetwork.create({ internet: deps.sandbox.network }) : null;
+  if (network?.detail) deps.logger.warn({ agentId: agent.id }, `agent network: ${network.detail}`);
+  const ports = new PortTracker(deps.db, agent.id, deps.sandbox.host, network);
+  return { workspace, shells: new Map(), scrub, env, ports, network };
 }
 
 export async function disposeSandbox(sandbox: WarmSandbox): Promise<void> {
   await Promise.all([...sandbox.shells.values()].map((s) => s.session.stop().catch(() => undefined)));
   sandbox.shells.clear();
   await sandbox.ports.clear();
+  await sandbox.network?.dispose();
 }
 
 export const workspacesDirOf = (dataDir: string) => join(dataDir, 'workspaces');

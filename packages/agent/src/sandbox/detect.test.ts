@@ -4,7 +4,9 @@ import { detectSandbox, detectSandboxSync } from './detect.js';
 describe('detectSandbox', () => {
   it('reports a kind with a detail and caches the result', async () => {
     const support = await detectSandbox();
-    if (support.kind === 'bubblewrap') expect(support.detail).toMatch(/^bwrap \d+\.\d+/);
+    // Under bubblewrap the detail says whether agents can have a network: never the host's.
+    if (support.kind === 'bubblewrap')
+      expect(support.detail).toMatch(/^bwrap \d+\.\d+.*, network: (slirp4netns \d+\.\d+|none \(.+\))/);
     else expect(support.detail).toMatch(/^bwrap (not found on PATH|failed: )/);
     expect(await detectSandbox()).toBe(support);
     expect(detectSandboxSync()).toBe(support);

@@ -3,13 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapArgs, findBwrap } from './bwrap.js';
+import { findSlirp } from './slirp.js';
 
 export type SandboxKind = 'bubblewrap' | 'process';
 
 export interface SandboxSupport {
   kind: SandboxKind;
-  /** e.g. 'bwrap 0.8.0', 'bwrap not found on PATH', 'bwrap failed: <first stderr line>'. */
+  /**
+   * e.g. 'bwrap 0.8.0, network: slirp4netns 1.2.0', 'bwrap not found on PATH', 'bwrap failed:
+   * <first stderr line>'. Under bubblewrap it says whether agents can get network access at all.
+   */
   detail: string;
+  /** Bubblewrap only: slirp4netns works here, so agents' namespaces can reach the outside. */
+  slirp?: boolean;
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -31,7 +37,13 @@ interface ProbePlan {
 /** The probe runs the exact flags used for real commands: user namespaces are often disabled. */
 function probePlan(bwrap: string): ProbePlan {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-bwrap-probe-'));
-  const args = bwrapArgs({ workspace: dir, cwd: dir, network: false, env: { PATH: '/usr/bin:/bin' } });
+  const args = bwrapArgs({
+    workspace: dir,
+    cwd: dir,
+    net: 'isolated',
+    dns: false,
+    env: { PATH: '/usr/bin:/bin' },
+  });
   return {
     bwrap,
     versionArgs: ['--version'],
@@ -40,18 +52,33 @@ function probePlan(bwrap: string): ProbePlan {
   };
 }
 
+const versionOf = (outcome: ProbeOutcome | null) =>
+  /(\d+\.\d+(?:\.\d+)?)/.exec(outcome?.stdout ?? '')?.[1] ?? null;
+
 function interpret(
   bwrap: string | null,
   version: ProbeOutcome | null,
   run: ProbeOutcome | null,
+  slirp: ProbeOutcome | null,
 ): SandboxSupport {
   if (!bwrap) return { kind: 'process', detail: 'bwrap not found on PATH' };
   if (!run || run.status !== 0) {
     const reason = run?.error ?? run?.stderr.trim().split('\n')[0] ?? 'unknown error';
     return { kind: 'process', detail: `bwrap failed: ${reason || `exit status ${String(run?.status)}`}` };
   }
-  const match = /(\d+\.\d+(?:\.\d+)?)/.exec(version?.stdout ?? '');
-  return { kind: 'bubblewrap', detail: match ? `bwrap ${match[1]}` : 'bwrap' };
+  const bwrapVersion = versionOf(version);
+  const slirpVersion = slirp?.status === 0 ? versionOf(slirp) : null;
+  // Without slirp4netns agents get no network at all, never the host's (docs/security/sandbox.md).
+  const network = slirp
+    ? slirp.status === 0
+      ? `network: slirp4netns${slirpVersion ? ` ${slirpVersion}` : ''}`
+      : `network: none (slirp4netns failed: ${slirp.error ?? slirp.stderr.trim().split('\n')[0]})`
+    : 'network: none (slirp4netns not found on PATH)';
+  return {
+    kind: 'bubblewrap',
+    detail: `${bwrapVersion ? `bwrap ${bwrapVersion}` : 'bwrap'}, ${network}`,
+    slirp: slirp?.status === 0,
+  };
 }
 
 function runAsync(file: string, args: string[]): Promise<ProbeOutcome> {
@@ -139,12 +166,13 @@ export function detectSandboxSync(options: { force?: SandboxKind } = {}): Sandbo
 
 async function probeAsync(): Promise<SandboxSupport> {
   const bwrap = findBwrap();
-  if (!bwrap) return interpret(null, null, null);
+  if (!bwrap) return interpret(null, null, null, null);
   const plan = probePlan(bwrap);
   try {
     const version = await runAsync(bwrap, plan.versionArgs);
     const run = await runAsync(bwrap, plan.runArgs);
-    return interpret(bwrap, version, run);
+    const slirp = findSlirp();
+    return interpret(bwrap, version, run, slirp ? await runAsync(slirp, ['--version']) : null);
   } finally {
     plan.cleanup();
   }
@@ -152,10 +180,16 @@ async function probeAsync(): Promise<SandboxSupport> {
 
 function probeSync(): SandboxSupport {
   const bwrap = findBwrap();
-  if (!bwrap) return interpret(null, null, null);
+  if (!bwrap) return interpret(null, null, null, null);
   const plan = probePlan(bwrap);
   try {
-    return interpret(bwrap, runSync(bwrap, plan.versionArgs), runSync(bwrap, plan.runArgs));
+    const slirp = findSlirp();
+    return interpret(
+      bwrap,
+      runSync(bwrap, plan.versionArgs),
+      runSync(bwrap, plan.runArgs),
+      slirp ? runSync(slirp, ['--version']) : null,
+    );
   } finally {
     plan.cleanup();
   }

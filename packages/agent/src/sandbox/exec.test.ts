@@ -4,6 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, sandboxEnv } from './exec.js';
+import { findSlirp } from './slirp.js';
+import { spawnSandboxed } from './spawn.js';
 import { processesMatching, sandboxKindCases, tempDir, uniqueSleep } from './test-support.js';
 
 const { cases } = await sandboxKindCases();
@@ -165,14 +167,34 @@ describe.each(cases.filter((c) => c.kind === 'bubblewrap'))('bubblewrap isolatio
       expect(existsSync(join(sibling, 'leak.txt'))).toBe(false);
     });
 
-    it('network: false leaves only loopback; the default shares the host network', async () => {
+    it('spawnSandboxed binds readOnlyBinds read-only, fully isolated with network: false', async () => {
+      const mirror = join(root, 'mirror');
+      await mkdir(mirror);
+      await writeFile(join(mirror, 'HEAD'), 'ref: main\n');
+      const child = spawnSandboxed({
+        command: `cat ${mirror}/HEAD; echo x > ${mirror}/HEAD 2>/dev/null || echo read-only; id -u; grep -c : /proc/net/dev`,
+        cwd: workspace,
+        workspace,
+        kind: 'bubblewrap',
+        network: false,
+        readOnlyBinds: [mirror],
+      });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+      await new Promise((resolve) => child.once('close', resolve));
+      expect(output).toBe('ref: main\nread-only\n1000\n1\n');
+    });
+
+    it('network: false leaves only loopback; the default never shares the host network', async () => {
       const probe = `{ cat < /dev/tcp/127.0.0.1/${port}; } 2>/dev/null || echo unreachable`;
       const isolated = await run(`grep -c : /proc/net/dev; ${probe}`, false);
       expect(isolated.output).toBe('1\nunreachable\n');
       expect(isolated.networkIsolated).toBe(true);
-      const shared = await run(probe);
-      expect(shared.output).toBe('pong\n');
-      expect(shared.networkIsolated).toBe(false);
+      // Before, the default was --share-net: the host's loopback server answered 'pong'.
+      const own = await run(`grep -c : /proc/net/dev; ${probe}`);
+      // lo plus slirp4netns's tap0 where slirp4netns is installed, lo alone otherwise.
+      expect(own.output).toBe(`${findSlirp() ? 2 : 1}\nunreachable\n`);
+      expect(own.networkIsolated).toBe(false);
     });
   });
 });

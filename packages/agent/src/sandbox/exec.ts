@@ -1,3 +1,4 @@
+import type { AgentNetwork } from './agent-network.js';
 import { detectSandbox, type SandboxKind } from './detect.js';
 import { signalProcess, terminateTree } from './process-tree.js';
 import { spawnSandboxed } from './spawn.js';
@@ -22,8 +23,13 @@ export interface RunOptions {
   /** Default 1 MiB; output beyond it is dropped and `truncated` set. */
   maxOutputBytes?: number;
   stdin?: string;
-  /** Default true; false → no network under bubblewrap (not enforceable in process mode). */
+  /**
+   * Default true; false → loopback only under bubblewrap (not enforceable in process mode). Under
+   * bubblewrap, true never means the host's network: see SpawnSpec.network.
+   */
   network?: boolean;
+  /** The agent's network namespace, shared by all its commands (bubblewrap only). */
+  agentNetwork?: AgentNetwork | null;
   signal?: AbortSignal;
   /** Default: detectSandbox().kind. */
   kind?: SandboxKind;

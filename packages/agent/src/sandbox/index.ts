@@ -1,3 +1,4 @@
+export { AgentNetwork, type AgentNetworkOptions } from './agent-network.js';
 export { detectSandbox, type SandboxKind, type SandboxSupport } from './detect.js';
 export { runCommand, sandboxEnv, type RunOptions, type RunResult } from './exec.js';
 export { createScrubber, REDACTED, type Scrubber, type StreamScrubber } from './scrub.js';

@@ -2,8 +2,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { bwrapArgs, findBwrap, nodePrefix } from './bwrap.js';
+import type { Readable, Writable } from 'node:stream';
+import { readChildPid, type AgentNetwork } from './agent-network.js';
+import { bwrapArgs, findBwrap, findProgram, nodePrefix } from './bwrap.js';
 import type { SandboxKind } from './detect.js';
+import { attachSlirp, findSlirp, type Slirp } from './slirp.js';
 
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -40,7 +43,14 @@ export interface SpawnSpec {
   cwd: string;
   workspace: string;
   env?: Record<string, string>;
+  /**
+   * Default true. Under bubblewrap, true means the agent's network namespace when `agentNetwork` is
+   * given, else a namespace of the command's own with slirp4netns; false means loopback only. Never
+   * the host's network.
+   */
   network?: boolean;
+  /** The agent's shared network namespace (bubblewrap only), which every command of the agent joins. */
+  agentNetwork?: AgentNetwork | null;
   kind: SandboxKind;
   /** Host paths bound read-only at the same path (bubblewrap only). */
   readOnlyBinds?: readonly string[];
@@ -59,6 +69,15 @@ function assertInsideWorkspace(cwd: string, workspace: string): void {
 }
 
 /**
+ * Descriptors the server inherited without close-on-exec (from whatever started it) would pass
+ * through bwrap into the sandbox, and one open on a host directory is a way out. The sandbox's
+ * first shell closes everything above stderr (no redirection around the loop: bash would park the
+ * real stderr on a high descriptor the loop then closes), then becomes `bash -c command`.
+ */
+const CLOSE_INHERITED_FDS =
+  'for fd in /proc/self/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && [ -e "/proc/self/fd/$fd" ] && eval "exec $fd>&-"; done; exec bash -c "$1"';
+
+/**
  * Starts `bash -c command` in its own process group (detached) so the whole tree can be signalled.
  * stdin stays a pipe; stdout and stderr are separate pipes the caller interleaves.
  */
@@ -69,12 +88,70 @@ export function spawnSandboxed(spec: SpawnSpec): ChildProcessWithoutNullStreams 
   if (spec.kind === 'process') return spawn('bash', ['-c', spec.command], options);
   const bwrap = findBwrap();
   if (!bwrap) throw new Error('bubblewrap sandbox requested but bwrap is not on PATH');
+  const wantsNetwork = spec.network ?? true;
+  const joined = wantsNetwork && spec.agentNetwork ? spec.agentNetwork : null;
+  const slirp = wantsNetwork && !joined ? findSlirp() : null;
+  const unshare = slirp ? findProgram('unshare') : null;
+  const own = slirp !== null && unshare !== null;
   const args = bwrapArgs({
     workspace: spec.workspace,
     cwd: spec.cwd,
-    network: spec.network ?? true,
+    net: joined || own ? 'joined' : 'isolated',
+    dns: joined ? joined.internet : own,
     env,
     ...(spec.readOnlyBinds ? { readOnlyBinds: spec.readOnlyBinds } : {}),
   });
-  return spawn(bwrap, [...args, 'bash', '-c', spec.command], options);
+  const program = ['bash', '-c', CLOSE_INHERITED_FDS, 'bash', spec.command];
+  if (joined) {
+    const [nsenter, ...enter] = joined.enterArgs();
+    return spawn(nsenter as string, [...enter, bwrap, ...args, ...program], options);
+  }
+  if (!own) return spawn(bwrap, [...args, ...program], options);
+  // A network namespace of the command's own (in a user namespace, so no root is needed), which
+  // slirp4netns joins once bwrap reports the sandbox started (--info-fd): by then unshare has
+  // created it. The command itself waits (--block-fd) until the network is up.
+  const child = spawn(
+    unshare as string,
+    [
+      '--user',
+      '--map-root-user',
+      '--net',
+      '--',
+      bwrap,
+      ...args,
+      '--info-fd',
+      '3',
+      '--block-fd',
+      '4',
+      ...program,
+    ],
+    { ...options, stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'] },
+  ) as unknown as ChildProcessWithoutNullStreams;
+  void connectOwnNetwork(child, slirp);
+  return child;
+}
+
+async function connectOwnNetwork(child: ChildProcessWithoutNullStreams, slirpPath: string): Promise<void> {
+  const info = child.stdio[3] as unknown as Readable;
+  const block = child.stdio[4] as unknown as Writable;
+  block.on('error', () => undefined);
+  info.on('error', () => undefined);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  let slirp: Slirp | null = null;
+  try {
+    const started = await Promise.race([readChildPid(info), exited.then(() => null)]);
+    // The outer bwrap (unshare exec'd into it) sits in the namespaces slirp must join.
+    if (started === null || child.pid === undefined) return;
+    slirp = await attachSlirp(slirpPath, child.pid).catch(() => null);
+  } catch {
+    // No pid: bwrap failed and reports it itself. No slirp: the command runs without network.
+  } finally {
+    info.destroy();
+    block.end('1');
+  }
+  if (slirp) await exited.then(() => slirp?.stop());
 }

@@ -18,6 +18,12 @@ export const forwardedPortSchema = z.object({
   active: z.boolean().catch(true),
   /** Where the server reaches the port: the worker running the sandbox. Absent in older rows. */
   host: z.string().optional().catch(undefined),
+  /**
+   * The port on `host` that leads to `internal_port`, when they differ: an agent's processes live in
+   * a network namespace of their own, so the worker forwards each port from a free host port.
+   * Absent: `internal_port` itself is on `host` (process sandbox, older rows).
+   */
+  host_port: z.number().int().min(1).max(65535).optional().catch(undefined),
 });
 export type ForwardedPort = z.infer<typeof forwardedPortSchema>;
 

@@ -37,7 +37,9 @@ async function startShell(ctx: ToolContext, command: string, scriptPath: string 
     cwd: ctx.workspace.dir,
     workspace: ctx.workspace.dir,
     env: ctx.env,
-    network: ctx.network,
+    // The agent's namespace decides about outside access itself (TANDEM_SANDBOX_NETWORK=off: none).
+    network: ctx.agentNetwork ? true : ctx.network,
+    agentNetwork: ctx.agentNetwork ?? null,
     kind: ctx.sandboxKind,
   });
   const shown = { command: ctx.scrub(command), scriptPath };

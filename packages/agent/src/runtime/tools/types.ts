@@ -2,7 +2,14 @@ import type { PortShell } from '../ports.js';
 import type { Db, agents } from '@tandem/db';
 import type { GitHubClient } from '@tandem/github';
 import type { z } from 'zod';
-import type { GitAuth, PreparedWorkspace, Scrubber, SandboxKind, ShellSession } from '../../sandbox/index.js';
+import type {
+  AgentNetwork,
+  GitAuth,
+  PreparedWorkspace,
+  Scrubber,
+  SandboxKind,
+  ShellSession,
+} from '../../sandbox/index.js';
 import type { NewItem } from '../items.js';
 
 export type AgentRow = typeof agents.$inferSelect;
@@ -35,6 +42,8 @@ export interface ToolContext {
   env: Record<string, string>;
   sandboxKind: SandboxKind;
   network: boolean;
+  /** The agent's network namespace: every command joins it (bubblewrap only). */
+  agentNetwork?: AgentNetwork | null;
   toolCallId: string;
   /** The person whose message the agent is working on: co-author of its commits. */
   requester: { username: string; email: string | null };

@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { findBwrap, findProgram } from './bwrap.js';
+import { PortBridge } from './port-bridge.js';
+import { attachSlirp, findSlirp, type Slirp } from './slirp.js';
+
+const HOLDER_TIMEOUT_MS = 10_000;
+
+export interface AgentNetworkOptions {
+  /** Reach the outside world through slirp4netns (TANDEM_SANDBOX_NETWORK=on). */
+  internet: boolean;
+}
+
+/** Reads bwrap's --info-fd JSON and returns the sandbox's first process as seen from here. */
+export function readChildPid(info: Readable): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    info.setEncoding('utf8');
+    info.on('data', (chunk: string) => {
+      text += chunk;
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (match) resolve(Number(match[1]));
+    });
+    info.on('error', reject);
+    info.on('end', () => reject(new Error(`bwrap reported no child pid${text ? `: ${text}` : ''}`)));
+  });
+}
+
+/**
+ * One agent's network: a network namespace (with its own user namespace) that every command of the
+ * agent joins, so a dev server started in one shell is at localhost:PORT for the next command and
+ * for nobody else. A tiny holder process (`bwrap … sleep infinity`) keeps the namespaces alive;
+ * slirp4netns gives them user-mode internet access without ever exposing the host's loopback.
+ * Created when the agent's sandbox is prepared, disposed with it; every process involved dies with
+ * the server (bwrap --die-with-parent, slirp's exit pipe, the bridge's stdin).
+ */
+export class AgentNetwork {
+  private bridge: Promise<PortBridge> | null = null;
+  private disposed = false;
+
+  private constructor(
+    private readonly holder: ChildProcess,
+    /** The holder's sandboxed process: nsenter's target. */
+    readonly pid: number,
+    private readonly holderExited: Promise<void>,
+    private readonly slirp: Slirp | null,
+    /** Private host directory of the port bridge's socket. */
+    readonly runtimeDir: string,
+    /** Whether commands reach the outside world (through slirp4netns). */
+    readonly internet: boolean,
+    /** Why there is no internet access when it was asked for, else ''. */
+    readonly detail: string,
+  ) {}
+
+  static async create(options: AgentNetworkOptions): Promise<AgentNetwork> {
+    const bwrap = findBwrap();
+    if (!bwrap) throw new Error('agent network needs bubblewrap, and bwrap is not on PATH');
+    const holder = spawn(bwrap, holderArgs(), {
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    const holderExited = new Promise<void>((resolve) => {
+      holder.once('exit', () => resolve());
+      holder.once('error', () => resolve());
+    });
+    holder.stdin?.on('error', () => undefined);
+    let stderr = '';
+    holder.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
+    let pid: number;
+    try {
+      pid = await withTimeout(
+        Promise.race([
+          readChildPid(holder.stdio[3] as Readable),
+          holderExited.then(() => Promise.reject(new Error(`bwrap exited: ${stderr.trim()}`))),
+        ]),
+        HOLDER_TIMEOUT_MS,
+      );
+    } catch (error) {
+      holder.kill('SIGKILL');
+      await holderExited;
+      throw error;
+    }
+    let slirp: Slirp | null = null;
+    let detail = '';
+    if (options.internet) {
+      const path = findSlirp();
+      if (!path) detail = 'slirp4netns not found on PATH: no network';
+      else {
+        try {
+          slirp = await attachSlirp(path, pid);
+        } catch (error) {
+          detail = `${error instanceof Error ? error.message : String(error)}: no network`;
+        }
+      }
+    }
+    const runtimeDir = mkdtempSync(join(tmpdir(), 'tandem-net-'));
+    return new AgentNetwork(holder, pid, holderExited, slirp, runtimeDir, slirp !== null, detail);
+  }
+
+  /** Placed before bwrap: enters the agent's user and network namespaces. */
+  enterArgs(): string[] {
+    if (this.disposed) throw new Error('agent network was disposed');
+    const nsenter = findProgram('nsenter') ?? 'nsenter';
+    // --preserve-credentials: no setgroups(), which an unprivileged user namespace forbids.
+    return [nsenter, `--target=${this.pid}`, '--user', '--net', '--preserve-credentials', '--'];
+  }
+
+  /**
+   * Makes `port` (listening inside the namespace) reachable at the returned port on `host`, for the
+   * preview proxy. The namespace's port itself is never on the host.
+   */
+  async forward(port: number, host: string): Promise<number> {
+    if (this.disposed) throw new Error('agent network was disposed');
+    this.bridge ??= PortBridge.start(this.enterArgs(), join(this.runtimeDir, 'bridge.sock'));
+    try {
+      return await (await this.bridge).forward(port, host);
+    } catch (error) {
+      this.bridge = null;
+      throw error;
+    }
+  }
+
+  async unforward(port: number): Promise<void> {
+    await (await this.bridge?.catch(() => null))?.unforward(port);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await (await this.bridge?.catch(() => null))?.stop();
+    await this.slirp?.stop();
+    // The sandboxed process first: the outer bwrap then reaps it and exits by itself, so nothing is
+    // left for init to reap. The outer one is killed too if it lingers.
+    try {
+      process.kill(this.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    const timer = setTimeout(() => this.holder.kill('SIGKILL'), 1000);
+    await this.holderExited;
+    clearTimeout(timer);
+    rmSync(this.runtimeDir, { recursive: true, force: true });
+  }
+}
+
+/** The holder: nothing but `sleep` in fresh user (uid 0 there = the server's uid), net, pid namespaces. */
+function holderArgs(): string[] {
+  const args = ['--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib'];
+  args.push('--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev');
+  args.push('--unshare-user', '--uid', '0', '--gid', '0', '--unshare-net', '--unshare-pid');
+  args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
+  args.push('--die-with-parent', '--cap-drop', 'ALL', '--clearenv', '--info-fd', '3');
+  args.push('/bin/sleep', 'infinity');
+  return args;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('agent network did not start in time')), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
