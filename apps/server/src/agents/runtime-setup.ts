@@ -5,6 +5,7 @@ import {
   QueueRunner,
   type AgentRunner,
   type RuntimeDeps,
+  type SandboxSupport,
 } from '@tandem/agent';
 import type { Db } from '@tandem/db';
 import { createAppAuthProvider } from '@tandem/github';
@@ -45,6 +46,15 @@ export interface AgentRuntime {
  * The agent runner for this process: the embedded runner on PGlite, the graphile-worker queue on
  * Postgres (where `worker` processes, and the server unless TANDEM_AGENT_WORKER=off, run agents).
  */
+/**
+ * The sandbox as /api/health reports it. With the network switched off, the probe's
+ * "network: slirp4netns" would misstate what agents get.
+ */
+export function describeSandbox(support: SandboxSupport, network: boolean): string {
+  if (support.kind !== 'bubblewrap' || network) return `${support.kind} (${support.detail})`;
+  return `${support.kind} (${support.detail.replace(/network: .*$/, 'network: off (TANDEM_SANDBOX_NETWORK=off)')})`;
+}
+
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const logger = options.logger.child({ component: 'agents' });
   const support = await detectSandbox(
@@ -74,11 +84,12 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     secrets: (repositoryId) => loadRepositorySecrets(options.db, options.secretBox, repositoryId),
   };
   const work = options.work ?? options.agents.worker;
-  const sandbox = work ? `${support.kind} (${support.detail})` : 'none (agents run in worker processes)';
+  const described = describeSandbox(support, options.agents.network);
+  const sandbox = work ? described : 'none (agents run in worker processes)';
   if (options.database.kind === 'pglite') {
     return {
       runner: new EmbeddedRunner(deps, { concurrency: options.agents.concurrency }),
-      sandbox: `${support.kind} (${support.detail})`,
+      sandbox: described,
       kind: 'embedded',
     };
   }

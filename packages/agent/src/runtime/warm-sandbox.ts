@@ -61,6 +61,7 @@ export async function prepareSandbox(
       env,
       timeoutMs: SETUP_TIMEOUT_MS,
       kind: deps.sandbox.kind,
+      network: deps.sandbox.network,
       scrub,
     });
     if (run.exists) {

@@ -53,7 +53,14 @@ function inside(root: string, path: string): boolean {
 export async function runRepoScript(
   ws: { dir: string },
   relativePath: string,
-  options: { env?: Record<string, string>; timeoutMs: number; kind?: SandboxKind; scrub?: Scrubber },
+  options: {
+    env?: Record<string, string>;
+    timeoutMs: number;
+    kind?: SandboxKind;
+    scrub?: Scrubber;
+    /** Default true; TANDEM_SANDBOX_NETWORK=off passes false. */
+    network?: boolean;
+  },
 ): Promise<ScriptRun> {
   const startedAt = new Date();
   const scrub = options.scrub ?? ((text: string) => text);
@@ -77,6 +84,7 @@ export async function runRepoScript(
     workspace: ws.dir,
     env: options.env ?? {},
     timeoutMs: options.timeoutMs,
+    network: options.network ?? true,
     ...(options.kind ? { kind: options.kind } : {}),
   });
   let output = run.output;

@@ -19,6 +19,7 @@ async function formatScript(ctx: ToolContext) {
     env: ctx.env,
     timeoutMs: FORMAT_TIMEOUT_MS,
     kind: ctx.sandboxKind,
+    network: ctx.network,
     scrub: ctx.scrub,
   });
   if (!run.exists) return null;
