@@ -54,7 +54,9 @@ const HOST_ETC = [
   'protocols',
   'python3',
   'services',
-  'ssl',
+  // Not all of ssl/: ssl/private holds the host's TLS keys, readable by a sandbox user mapped to root.
+  'ssl/certs',
+  'ssl/openssl.cnf',
   'timezone',
 ];
 

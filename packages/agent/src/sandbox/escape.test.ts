@@ -118,6 +118,12 @@ describe.skipIf(unusable !== null)('sandbox escapes (real bubblewrap)', () => {
     expect(tools.exitCode).toBe(0);
   });
 
+  it("cannot list the host's TLS private keys, while TLS roots are there", async () => {
+    expect((await runA('ls -A /etc/ssl')).output.split('\n')).not.toContain('private');
+    expect((await runA('ls /etc/ssl/private 2>&1')).output).toMatch(/No such file/);
+    expect(Number((await runA('ls /etc/ssl/certs | grep -c pem')).output.trim())).toBeGreaterThan(0);
+  });
+
   it("cannot see the server's environment", async () => {
     const result = await runA(`env; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n'`);
     expect(result.output).not.toContain(SECRET_VALUE);
