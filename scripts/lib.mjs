@@ -12,6 +12,13 @@ export function log(message) {
   process.stdout.write(`\x1b[36m[tandem]\x1b[0m ${message}\n`);
 }
 
+/** Node 20 reached end of life in April 2026; it still runs here, untested and unsupported. */
+export function warnOldNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22)
+    log(`Node ${process.version} is end of life: Tandem supports Node 22 and 24 (LTS). Please upgrade.`);
+}
+
 /** Runs a command in the repo root, inheriting stdio; rejects with its exit code on failure. */
 export function run(command, args, options = {}) {
   return new Promise((resolve, reject) => {

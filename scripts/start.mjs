@@ -2,7 +2,9 @@
 // Migrations and seeding happen inside the server at start-up.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuilt, ensureInstalled, log, root } from './lib.mjs';
+import { ensureBuilt, ensureInstalled, log, root, warnOldNode } from './lib.mjs';
+
+warnOldNode();
 
 // Until the server runs, a signal just ends start-up (a build step already running finishes alone).
 const early = (signal) => process.exit(128 + (signal === 'SIGINT' ? 2 : 15));

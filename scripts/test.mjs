@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, ensureInstalled, hasCommand, log, run } from './lib.mjs';
+import { ensureBuilt, ensureInstalled, hasCommand, log, run, warnOldNode } from './lib.mjs';
+
+warnOldNode();
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = mkdtempSync(join(tmpdir(), 'tandem-test-'));
