@@ -12,6 +12,8 @@ import {
   updateSummarizationLimitSchema,
   conversationQuerySchema,
   createAgentSchema,
+  MAX_IMAGE_DATA_CHARS,
+  MAX_IMAGES_PER_MESSAGE,
   trajectoryQuerySchema,
   updateTitleSchema,
   type Supervisor,
@@ -43,8 +45,11 @@ const repoParams = z.object({
   repo_owner: z.string().min(1).max(100),
   repo_name: z.string().min(1).max(100),
 });
-/** Agent creation carries up to 20 images. */
-const CREATE_BODY_LIMIT = 150 * 1024 * 1024;
+/**
+ * Bodies that may carry images: the images at their largest (base64) plus 8 MiB for the text and
+ * review comments, ~75 MB. Everything else keeps the 2 MiB default (413 beyond).
+ */
+export const MESSAGE_BODY_LIMIT = MAX_IMAGES_PER_MESSAGE * MAX_IMAGE_DATA_CHARS + 8 * 1024 * 1024;
 
 export function agentRoutes(
   app: FastifyInstance,
@@ -60,7 +65,7 @@ export function agentRoutes(
 
   app.post(
     '/api/agents/create-agent/:repo_owner/:repo_name',
-    { bodyLimit: CREATE_BODY_LIMIT },
+    { bodyLimit: MESSAGE_BODY_LIMIT },
     async (request) => {
       const viewer = requireUser(request);
       const params = parseRequest(repoParams, request.params, 'path');
@@ -165,7 +170,7 @@ export function agentRoutes(
     });
   }
 
-  app.post('/api/agent/message', { bodyLimit: CREATE_BODY_LIMIT }, async (request) => {
+  app.post('/api/agent/message', { bodyLimit: MESSAGE_BODY_LIMIT }, async (request) => {
     const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
     const body = parseRequest(sendMessageSchema, request.body, 'body');
     const sent = await sendMessage(db, requireUser(request), trajectory_id, body);

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { webhookDeliveries, type Db } from '@tandem/db';
+import { CHECKED_WEBHOOK_EVENTS, webhookPayloadSchema } from '@tandem/shared';
 import { AppError } from '../errors/app-error.js';
+import { parseRequest } from '../http/validation.js';
 import type { CodeHostGateway } from '../github/gateway.js';
 import { forgetDelivery, handleWebhookEvent, markDeliveryProcessed } from '../services/webhook-events.js';
 
@@ -28,17 +30,16 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
       if (!event || !deliveryId)
         throw new AppError('bad_request', 'Missing X-GitHub-Event or X-GitHub-Delivery');
 
-      let payload: unknown;
+      let parsed: unknown;
       try {
-        payload = JSON.parse(raw);
+        parsed = JSON.parse(raw);
       } catch {
         throw new AppError('bad_request', 'Webhook body is not JSON');
       }
-      const action =
-        typeof (payload as { action?: unknown }).action === 'string'
-          ? (payload as { action: string }).action
-          : null;
-      const installationId = (payload as { installation?: { id?: unknown } }).installation?.id;
+      // Signed is not well-formed: the parts the handlers use are checked first (422 otherwise).
+      const payload = parseRequest(webhookPayloadSchema(event), parsed, 'body');
+      const action = payload.action ?? null;
+      const installationId = payload.installation?.id;
 
       const inserted = await deps.db
         .insert(webhookDeliveries)
@@ -54,7 +55,9 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
       if (!inserted.length) return reply.send({ ok: true, duplicate: true });
 
       try {
-        await handleWebhookEvent(deps.db, event, payload, request.log);
+        // Events without a full schema keep their whole payload for handlers that read more.
+        const forHandler = CHECKED_WEBHOOK_EVENTS.has(event) ? payload : parsed;
+        await handleWebhookEvent(deps.db, event, forHandler, request.log);
       } catch (error) {
         await forgetDelivery(deps.db, deliveryId);
         throw error;
