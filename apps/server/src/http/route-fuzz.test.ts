@@ -40,6 +40,19 @@ const FULL_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const sizeFor = (method: string) => (full: number, light: number) =>
   FULL_METHODS.has(method) ? full : light;
 
+/**
+ * A deterministic sample of `items` for `role`. Slow cases (megabyte bodies, 200 000 levels of
+ * nesting) go to one role only, the product admin, who gets past every route's access checks.
+ */
+function pick<T extends { heavy?: boolean }>(items: readonly T[], role: Role, count: number, seed: number) {
+  const light = sample(
+    items.filter((item) => !item.heavy),
+    count,
+    seed,
+  );
+  return role === 'product-admin' ? [...items.filter((item) => item.heavy), ...light] : light;
+}
+
 /** Per-case budget: a route that needs longer is hanging on its input, which is a failure too. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -274,7 +287,7 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
         const size = sizeFor(route.method);
         // Each path parameter with each hostile value (sampled), the rest valid.
         for (const name of [...route.url.matchAll(/:([A-Za-z_]+)|\*/g)].map((m) => m[1] ?? '*')) {
-          for (const value of sample(hostileParamValues, size(6, 2), seed + name.length)) {
+          for (const value of sample(hostileParamValues, size(4, 1), seed + name.length)) {
             await send(label, {
               method,
               url: `${fillPath(route.url, role, { name, value })}?${queryString(base)}`,
@@ -295,7 +308,7 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
         for (const key of keys) {
           for (const value of sample(
             hostileQueryValues,
-            role === 'anonymous' ? size(4, 1) : size(12, 2),
+            role === 'anonymous' ? size(3, 1) : size(8, 1),
             seed + key.length,
           )) {
             await send(`${role} query ${key}`, {
@@ -321,7 +334,7 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
         const url = `${fillPath(route.url, role)}?${queryString(baseQuery(role))}`;
         const method = route.method as 'POST';
         const size = sizeFor(route.method);
-        for (const body of sample(hostileBodies, role === 'anonymous' ? size(6, 2) : size(12, 3), seed)) {
+        for (const body of pick(hostileBodies, role, role === 'anonymous' ? size(5, 1) : size(8, 2), seed)) {
           await send(`${role} body ${body.name}`, {
             method,
             url,
@@ -330,9 +343,10 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
           });
         }
         for (const field of bodyFields) {
-          const values = sample(
+          const values = pick(
             hostileJsonValues,
-            role === 'anonymous' ? size(4, 1) : size(14, 2),
+            role,
+            role === 'anonymous' ? size(3, 1) : size(8, 1),
             seed + field.length,
           );
           for (const value of values) {
