@@ -13,7 +13,8 @@ const PROBLEM_TYPES = { nul: 'string_nul', surrogate: 'string_unicode', depth: '
  * and free-form JSON may not nest deeper than MAX_JSON_DEPTH.
  */
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, part: RequestPart): z.infer<S> {
-  const result = schema.safeParse(value);
+  // With the input on each issue, a wrong type reads `object_type`, not `missing`.
+  const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw new ValidationError(toValidationIssues(result.error, part));
   const problems = jsonProblems(result.data);
   if (problems.length) {

@@ -136,6 +136,10 @@ describe.each(testDatabaseKinds())('agent input on %s', (kind) => {
       comments: [{ path: 'a.ts', line: 'two', body: 'x' }],
     });
     expect(wrong.statusCode).toBe(422);
+    // A wrong type is named as such (FastAPI's `*_type`), not reported as missing.
+    expect(wrong.json().detail).toEqual([
+      { loc: ['body', 'comments', 0, 'line'], msg: expect.any(String), type: 'number_type' },
+    ]);
   });
 
   it(`caps images at ${MAX_IMAGES_PER_MESSAGE} per message and 5 MB each, and the body size`, async () => {
