@@ -87,6 +87,18 @@ export const hostileQueryValues: readonly string[] = [
   '%25',
 ];
 
+/** Credentials that are not ours: garbage, unsigned and oversized tokens, as header or cookie. */
+export const hostileCredentials: readonly Record<string, string>[] = [
+  { authorization: 'Bearer x' },
+  { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzaWQiOiInOyBkcm9wIHRhYmxlIHVzZXJzOy0tIn0.' },
+  { authorization: `Bearer ${'a'.repeat(8000)}` },
+  { authorization: 'Basic Zm9vOmJhcg==' },
+  { authorization: 'Bearer' },
+  { cookie: 'access_token=%00%ff; access_token=x', 'x-tandem-csrf': '1' },
+  { cookie: `access_token=${'b'.repeat(4000)}`, origin: 'https://evil.example' },
+  { cookie: 'access_token', 'x-installation-id': '1e400' },
+];
+
 /** Whole query strings. */
 export const rawQueries: readonly string[] = [
   '%E0%A4%A',
@@ -249,6 +261,16 @@ export const hostileBodies: readonly RawBody[] = [
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   },
   { name: 'xml', payload: '<a/>', headers: { 'content-type': 'application/xml' } },
+  {
+    name: 'gzip garbage',
+    payload: 'not gzip',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+  },
+  {
+    name: 'content-length lies',
+    payload: '{"message":"x"}',
+    headers: { 'content-type': 'application/json', 'content-length': '999999999' },
+  },
   {
     name: 'multipart without boundary',
     payload: '--x\r\n\r\n',

@@ -8,6 +8,7 @@ import { createTestApp, TEST_WEBHOOK_SECRET, type TestApp, type TestUser } from 
 import {
   BODY_FIELDS,
   hostileBodies,
+  hostileCredentials,
   hostileJsonValues,
   hostileParamValues,
   hostileQueryValues,
@@ -292,6 +293,16 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
               method,
               url: `${fillPath(route.url, role, { name, value })}?${queryString(base)}`,
               headers: await authFor(role, route.url),
+            });
+          }
+        }
+        // Credentials that are not ours, on a request that is otherwise fine.
+        if (role === 'anonymous') {
+          for (const headers of sample(hostileCredentials, size(3, 1), seed)) {
+            await send('bad credentials', {
+              method,
+              url: `${fillPath(route.url, 'installation-admin')}?${queryString(baseQuery('installation-admin'))}`,
+              headers,
             });
           }
         }

@@ -177,6 +177,18 @@ describe.each(testDatabaseKinds())('agent input on %s', (kind) => {
       payload: `{"title":"${'x'.repeat(3 * 1024 * 1024)}"}`,
     });
     expect(title.statusCode).toBe(413);
+    // A body shorter than its Content-Length is a broken request: 400, with a message that says so.
+    const short = await app.server.inject({
+      method: 'POST',
+      url: `/api/agent/message?trajectory_id=${agent.agent_id}`,
+      headers: { ...as(member), 'content-type': 'application/json', 'content-length': '3' },
+      payload: '{"message":"hello"}',
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toEqual({
+      detail: 'Request body length does not match Content-Length',
+      code: 'bad_request',
+    });
   });
 
   it('checks base_branch against the spec rules and a 255-character cap', async () => {
