@@ -16,7 +16,7 @@ import {
   rawQueries,
   sample,
   seedOf,
-} from './route-fuzz-corpus.js';
+} from '../testing/fuzz-corpus.js';
 
 /**
  * Walks every registered route as every kind of caller with hostile input and fails on any 5xx.

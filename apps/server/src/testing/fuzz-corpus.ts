@@ -1,6 +1,7 @@
 /**
- * Hostile inputs for the route fuzz test (route-fuzz.test.ts). Each list is one class of input an
- * attacker controls; the test samples them per route deterministically, so a failure reproduces.
+ * Hostile inputs for the route fuzz test (http/route-fuzz.test.ts). Each list is one class of
+ * input an attacker controls; the test samples them per route deterministically, so a failure
+ * reproduces.
  */
 
 /** FNV-1a: a stable seed from a route's name. */
