@@ -133,10 +133,13 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
     return user ? { authorization: `Bearer ${user.token}` } : {};
   }
 
-  /** Logging out revokes the session: every such request gets a session of its own. */
+  /** Routes that may revoke the caller's session (logout, sign-in with `revoked=true`). */
+  const SESSION_ENDING = new Set(['/api/auth/logout', '/auth/github']);
+
+  /** A session-ending route gets a session of its own for every request. */
   async function authFor(role: Role, routeUrl: string): Promise<Record<string, string>> {
     const user = users.get(role);
-    if (!user || routeUrl !== '/api/auth/logout') return headersFor(role);
+    if (!user || !SESSION_ENDING.has(routeUrl)) return headersFor(role);
     const { token } = await app.sessions.create(user.id);
     return { authorization: `Bearer ${token}` };
   }
@@ -213,6 +216,12 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
     ref: 'main',
     log_id: '00000000-0000-4000-8000-000000000000',
     party: 'true',
+    return_uri: '/agents',
+    popup: 'false',
+    lead_id: 'lead-1',
+    revoked: 'true',
+    code: 'abc',
+    state: 'def',
   });
 
   const queryString = (query: Record<string, string | string[]>) =>
