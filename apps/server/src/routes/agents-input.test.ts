@@ -12,6 +12,7 @@ import { testDatabaseKinds } from '@tandem/db/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUPERVISOR_MESSAGES } from '../services/agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+import { JSON_BUDGET_MESSAGE } from '../http/json-budget.js';
 import { MESSAGE_BODY_LIMIT } from './agents.js';
 
 const PNG = Buffer.from(
@@ -169,6 +170,10 @@ describe.each(testDatabaseKinds())('agent input on %s', (kind) => {
     expect(MESSAGE_BODY_LIMIT).toBeLessThan(80 * 1024 * 1024);
     const overLimit = await send(member, agent.agent_id, `{"message":"${'x'.repeat(MESSAGE_BODY_LIMIT)}"}`);
     expect(overLimit.statusCode).toBe(413);
+    // Within the byte limit but millions of tiny values: refused before parsing.
+    const tiny = await send(member, agent.agent_id, `{"comments":[${'{},'.repeat(3_000_000)}{}]}`);
+    expect(tiny.statusCode).toBe(413);
+    expect(tiny.json()).toEqual({ detail: JSON_BUDGET_MESSAGE, code: 'payload_too_large' });
     // Other routes keep the 2 MiB default.
     const title = await app.server.inject({
       method: 'POST',

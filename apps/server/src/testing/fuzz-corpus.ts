@@ -230,6 +230,7 @@ export const hostileBodies: readonly RawBody[] = [
   { name: 'number', payload: '1e400', headers: json },
   { name: 'malformed json', payload: '{"message":', headers: json },
   { name: 'deep array body', payload: deepArray(10_000), headers: json },
+  { name: 'a million tiny objects', payload: `[${'{},'.repeat(1_000_000)}{}]`, headers: json, heavy: true },
   { name: 'deep object body', payload: deepObject(10_000), headers: json },
   { name: 'very deep array body', payload: deepArray(200_000), headers: json, heavy: true },
   { name: 'proto body', payload: '{"__proto__":{"admin":true},"message":"x"}', headers: json },
