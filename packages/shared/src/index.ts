@@ -17,3 +17,5 @@ export * from './api/agents.js';
 export * from './api/secrets.js';
 export * from './api/agent-code.js';
 export * from './api/previews.js';
+export * from './api/text.js';
+export * from './api/github-webhooks.js';

@@ -48,8 +48,13 @@ function fromFrameworkError(error: FastifyError, request: FastifyRequest): Respo
             },
           ],
         });
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      // The body is not what its headers say it is: a broken request, not a wrong type.
+      return (reply) =>
+        reply
+          .status(400)
+          .send({ detail: 'Request body length does not match Content-Length', code: 'bad_request' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return (reply) =>
         sendValidation(reply, {
           detail: [

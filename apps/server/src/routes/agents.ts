@@ -12,6 +12,8 @@ import {
   updateSummarizationLimitSchema,
   conversationQuerySchema,
   createAgentSchema,
+  MAX_IMAGE_DATA_CHARS,
+  MAX_IMAGES_PER_MESSAGE,
   trajectoryQuerySchema,
   updateTitleSchema,
   type Supervisor,
@@ -21,6 +23,7 @@ import { requireUser } from '../auth/authenticate.js';
 import type { AgentRunner } from '@tandem/agent';
 import type { ModelsConfig } from '../config/schema.js';
 import { AppError } from '../errors/app-error.js';
+import { limitJsonValues } from '../http/json-budget.js';
 import { parseRequest } from '../http/validation.js';
 import {
   agentMetadata,
@@ -43,8 +46,17 @@ const repoParams = z.object({
   repo_owner: z.string().min(1).max(100),
   repo_name: z.string().min(1).max(100),
 });
-/** Agent creation carries up to 20 images. */
-const CREATE_BODY_LIMIT = 150 * 1024 * 1024;
+/**
+ * Bodies that may carry images: the images at their largest (base64) plus 8 MiB for the text and
+ * review comments, ~75 MB. Everything else keeps the 2 MiB default (413 beyond).
+ */
+export const MESSAGE_BODY_LIMIT = MAX_IMAGES_PER_MESSAGE * MAX_IMAGE_DATA_CHARS + 8 * 1024 * 1024;
+/**
+ * Values (objects, arrays, items) one such body may hold: a full message with ten images and a
+ * hundred review comments has about 1 500. Without a cap, 75 MB of `[{},{},…]` would parse into
+ * some 25 million objects, gigabytes of memory.
+ */
+export const MESSAGE_MAX_JSON_VALUES = 20_000;
 
 export function agentRoutes(
   app: FastifyInstance,
@@ -58,10 +70,11 @@ export function agentRoutes(
     return { key: option.key, defaultLimit: option.default_summarization_limit };
   };
 
-  app.post(
-    '/api/agents/create-agent/:repo_owner/:repo_name',
-    { bodyLimit: CREATE_BODY_LIMIT },
-    async (request) => {
+  // The two bodies that carry images: large, but only a few values (see limitJsonValues).
+  app.register(async (scope) => {
+    limitJsonValues(scope, { bodyLimit: MESSAGE_BODY_LIMIT, maxValues: MESSAGE_MAX_JSON_VALUES });
+
+    scope.post('/api/agents/create-agent/:repo_owner/:repo_name', async (request) => {
       const viewer = requireUser(request);
       const params = parseRequest(repoParams, request.params, 'path');
       const body = parseRequest(createAgentSchema, request.body, 'body');
@@ -70,8 +83,16 @@ export function agentRoutes(
       });
       deps.runner.enqueue(created.agent_id);
       return created;
-    },
-  );
+    });
+
+    scope.post('/api/agent/message', async (request) => {
+      const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
+      const body = parseRequest(sendMessageSchema, request.body, 'body');
+      const sent = await sendMessage(db, requireUser(request), trajectory_id, body);
+      deps.runner.enqueue(trajectory_id);
+      return sent;
+    });
+  });
 
   app.get('/api/agents', async (request) =>
     listAgents(db, requireUser(request), parseRequest(agentListQuerySchema, request.query, 'query')),
@@ -164,14 +185,6 @@ export function agentRoutes(
       return { success: true };
     });
   }
-
-  app.post('/api/agent/message', { bodyLimit: CREATE_BODY_LIMIT }, async (request) => {
-    const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
-    const body = parseRequest(sendMessageSchema, request.body, 'body');
-    const sent = await sendMessage(db, requireUser(request), trajectory_id, body);
-    deps.runner.enqueue(trajectory_id);
-    return sent;
-  });
 
   app.post('/api/agent/interrupt', async (request) => {
     const viewer = requireUser(request);

@@ -21,6 +21,9 @@ const assetParams = z.object({
   mode: z.enum(ASSET_MODES).default('default'),
 });
 
+/** Post ids are slugs; anything else (NUL included) could never name a post. */
+const postParams = z.object({ post_id: z.string().max(200) });
+
 function requireAdmin(request: FastifyRequest) {
   const user = requireUser(request);
   if (!user.admin) throw forbidden('Admins only');
@@ -32,8 +35,9 @@ export async function blogRoutes(app: FastifyInstance, deps: { db: Db }): Promis
 
   app.get('/api/blog/', async () => listPosts(db, { includeDrafts: false }));
   app.get('/api/blog', async () => listPosts(db, { includeDrafts: false }));
-  app.get<{ Params: { post_id: string } }>('/api/blog/:post_id', async (request) => {
-    const post = await getPost(db, request.params.post_id, { includeDrafts: false });
+  app.get('/api/blog/:post_id', async (request) => {
+    const { post_id } = parseRequest(postParams, request.params, 'path');
+    const post = await getPost(db, post_id, { includeDrafts: false });
     if (!post) throw notFound(BLOG_MESSAGES.notFound);
     return post;
   });
@@ -42,9 +46,10 @@ export async function blogRoutes(app: FastifyInstance, deps: { db: Db }): Promis
     requireAdmin(request);
     return listPosts(db, { includeDrafts: true });
   });
-  app.get<{ Params: { post_id: string } }>('/api/blog/admin/:post_id', async (request) => {
+  app.get('/api/blog/admin/:post_id', async (request) => {
     requireAdmin(request);
-    const post = await getPost(db, request.params.post_id, { includeDrafts: true });
+    const { post_id } = parseRequest(postParams, request.params, 'path');
+    const post = await getPost(db, post_id, { includeDrafts: true });
     if (!post) throw notFound(BLOG_MESSAGES.notFound);
     return post;
   });
@@ -81,7 +86,14 @@ export async function blogRoutes(app: FastifyInstance, deps: { db: Db }): Promis
       const params = parseRequest(assetParams, request.params, 'path');
       if (!request.isMultipart())
         throw new AppError('validation', 'Send the image as multipart/form-data in the field "file"');
-      const file = await request.file();
+      let file;
+      try {
+        file = await request.file();
+      } catch (error) {
+        // The multipart plugin's own errors carry a 4xx; the parser's (no boundary…) do not.
+        if ((error as { statusCode?: number }).statusCode) throw error;
+        throw new AppError('validation', 'Malformed multipart/form-data body');
+      }
       if (!file || file.fieldname !== 'file')
         throw new AppError('validation', 'Send the image in the field "file"');
       if (!(ASSET_TYPES as readonly string[]).includes(file.mimetype)) {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { webhookDeliveries, type Db } from '@tandem/db';
+import { CHECKED_WEBHOOK_EVENTS, webhookPayloadSchema } from '@tandem/shared';
 import { AppError } from '../errors/app-error.js';
+import { parseRequest } from '../http/validation.js';
 import type { CodeHostGateway } from '../github/gateway.js';
 import {
   deliveryTime,
@@ -42,17 +44,16 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
       if (!event || !deliveryId)
         throw new AppError('bad_request', 'Missing X-GitHub-Event or X-GitHub-Delivery');
 
-      let payload: unknown;
+      let parsed: unknown;
       try {
-        payload = JSON.parse(raw);
+        parsed = JSON.parse(raw);
       } catch {
         throw new AppError('bad_request', 'Webhook body is not JSON');
       }
-      const action =
-        typeof (payload as { action?: unknown }).action === 'string'
-          ? (payload as { action: string }).action
-          : null;
-      const installationId = (payload as { installation?: { id?: unknown } }).installation?.id;
+      // Signed is not well-formed: the parts the handlers use are checked first (422 otherwise).
+      const payload = parseRequest(webhookPayloadSchema(event), parsed, 'body');
+      const action = payload.action ?? null;
+      const installationId = payload.installation?.id;
 
       const at = new Date();
       const sent = deliveryTime(event, payload);
@@ -89,7 +90,9 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
       }
 
       try {
-        await handleWebhookEvent(deps.db, event, payload, request.log);
+        // Events without a full schema keep their whole payload for handlers that read more.
+        const forHandler = CHECKED_WEBHOOK_EVENTS.has(event) ? payload : parsed;
+        await handleWebhookEvent(deps.db, event, forHandler, request.log);
       } catch (error) {
         await forgetDeliveries(deps.db, keys);
         throw error;

@@ -52,7 +52,10 @@ export function previewRoutes(
     if (!settings.enabled) throw new AppError('unavailable', PREVIEWS_OFF);
     const { subdomain, '*': rest = '' } = parseRequest(forwardParamsSchema, request.params, 'path');
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    return reply.redirect(`${settings.urlOf(subdomain)}/${rest}${query}`, 307);
+    // The router hands over the path decoded: encode it again, or a character a header cannot
+    // carry (an emoji, a newline) would fail the redirect instead of passing through.
+    const path = rest.split('/').map(encodeURIComponent).join('/');
+    return reply.redirect(`${settings.urlOf(subdomain)}/${path}${query}`, 307);
   };
   app.all('/api/forward-port/:subdomain', forward);
   app.all('/api/forward-port/:subdomain/*', forward);

@@ -83,7 +83,7 @@ describe.each(testDatabaseKinds())('message images on %s', (kind) => {
     const huge = await create([
       { data: Buffer.alloc(5 * 1024 * 1024 + 3).toString('base64'), type: 'image/png', name: 'big.png' },
     ]);
-    expect(huge.statusCode).toBe(400);
+    expect(huge.statusCode).toBe(413);
     expect(huge.json().detail).toBe(IMAGE_MESSAGES.size);
     const list = (await app.server.inject({ url: '/api/agents', headers: as(ada) })).json();
     expect(list.count).toBe(1);

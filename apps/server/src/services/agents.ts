@@ -235,6 +235,40 @@ export function tempTitle(body: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }
 
+export const SUPERVISOR_MESSAGES = {
+  adminOnly: 'Only admins can assign an agent to a supervisor',
+  notFound: 'Supervisor not found: choose one of your supervisor agents in this repository',
+  nested: 'A supervisor agent cannot report to another supervisor',
+} as const;
+
+/**
+ * An agent may report to a supervisor only when an admin asks (workspace §6), and only to one of
+ * that admin's own supervisor agents in the same repository: otherwise anyone could attach work to
+ * (and read it through) someone else's supervisor.
+ */
+async function checkSupervisor(
+  db: Db,
+  viewer: AuthenticatedUser,
+  repositoryId: string,
+  input: Pick<z.infer<typeof createAgentSchema>, 'supervisor_id' | 'is_supervisor'>,
+): Promise<void> {
+  if (!viewer.admin) throw new AppError('forbidden', SUPERVISOR_MESSAGES.adminOnly);
+  if (input.is_supervisor) throw new AppError('validation', SUPERVISOR_MESSAGES.nested);
+  const [supervisor] = await db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(
+      and(
+        eq(agents.id, input.supervisor_id!),
+        eq(agents.agentType, 'supervisor'),
+        eq(agents.creatorId, viewer.id),
+        eq(agents.repositoryId, repositoryId),
+      ),
+    )
+    .limit(1);
+  if (!supervisor) throw new AppError('validation', SUPERVISOR_MESSAGES.notFound);
+}
+
 /**
  * Creates an agent and stores its first message before answering, so nothing the user wrote is
  * lost. The run is picked up by the agent runtime.
@@ -261,6 +295,7 @@ export async function createAgent(
   await requireCredits(db, repo.installationId);
   if (input.is_supervisor && !viewer.admin)
     throw new AppError('forbidden', 'Supervisor agents are for admins only');
+  if (input.supervisor_id) await checkSupervisor(db, viewer, repo.id, input);
   if (!input.body.trim() && input.images.length === 0)
     throw new AppError('validation', 'Write a message or attach an image');
   const images = decodeImages(input.images);

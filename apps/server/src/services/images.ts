@@ -1,6 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { eventImages, type Db } from '@tandem/db';
-import { IMAGE_MESSAGES, IMAGE_TYPES, MAX_IMAGE_BYTES, type imageAttachmentSchema } from '@tandem/shared';
+import {
+  IMAGE_MESSAGES,
+  IMAGE_TYPES,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGES_PER_MESSAGE,
+  type imageAttachmentSchema,
+} from '@tandem/shared';
 import type { z } from 'zod';
 import { AppError, notFound } from '../errors/app-error.js';
 
@@ -12,8 +18,12 @@ export interface DecodedImage {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** Checks and decodes attachments before anything is stored (a data: URL prefix is accepted). */
+/**
+ * Checks and decodes attachments before anything is stored (a data: URL prefix is accepted). The
+ * schema already caps their number and length; the decoded size is checked here (HTTP 413).
+ */
 export function decodeImages(images: z.infer<typeof imageAttachmentSchema>[]): DecodedImage[] {
+  if (images.length > MAX_IMAGES_PER_MESSAGE) throw new AppError('payload_too_large', IMAGE_MESSAGES.count);
   return images.map((image) => {
     const mimeType = image.type.toLowerCase();
     if (!(IMAGE_TYPES as readonly string[]).includes(mimeType))
@@ -22,7 +32,7 @@ export function decodeImages(images: z.infer<typeof imageAttachmentSchema>[]): D
     if (!data || data.length % 4 !== 0 || !BASE64.test(data))
       throw new AppError('bad_request', IMAGE_MESSAGES.data);
     const bytes = Buffer.from(data, 'base64');
-    if (bytes.length > MAX_IMAGE_BYTES) throw new AppError('bad_request', IMAGE_MESSAGES.size);
+    if (bytes.length > MAX_IMAGE_BYTES) throw new AppError('payload_too_large', IMAGE_MESSAGES.size);
     return { mimeType, name: image.name || `image-${mimeType.slice(6)}`, bytes };
   });
 }

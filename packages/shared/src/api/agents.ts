@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './text.js';
 
 /** The title every agent starts with (workspace §3), until it names itself or is renamed. */
 export const DEFAULT_AGENT_TITLE = 'New Chat';
@@ -19,13 +20,25 @@ export function titleError(title: string): string | null {
 export const BRANCH_MESSAGES = {
   empty: 'Branch name cannot be empty',
   invalid: 'Branch name contains invalid characters',
+  long: 'Branch name must be at most 255 characters',
 } as const;
 
-/** Branch name rule (workspace §5); null when the name is fine. */
+/** Longest branch name accepted: git refs live in file names, which most file systems cap at 255 bytes. */
+export const BRANCH_NAME_MAX_LENGTH = 255;
+
+const hasControlCharacter = (text: string) =>
+  [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
+/**
+ * Branch name rule (workspace §5); null when the name is fine. Control characters (NUL, newlines,
+ * DEL…) count as invalid characters: git refuses them in ref names too.
+ */
 export function branchNameError(name: string): string | null {
   if (!name.trim()) return BRANCH_MESSAGES.empty;
+  if (name.length > BRANCH_NAME_MAX_LENGTH) return BRANCH_MESSAGES.long;
   const bad =
     /[ ~^:\\?*[]/.test(name) ||
+    hasControlCharacter(name) ||
     name.includes('@{') ||
     name.includes('..') ||
     name.includes('//') ||
@@ -51,26 +64,41 @@ export const sourceSchema = z.object({
 export type Source = z.infer<typeof sourceSchema>;
 
 export const MESSAGE_MAX_CHARS = 100_000;
-export const MAX_IMAGES_PER_MESSAGE = 20;
+/**
+ * Images per message and bytes per image (decoded). Ten 5 MB images keep one message's body under
+ * ~70 MB (base64 grows data by a third), which bounds what one request makes the server hold; see
+ * docs/decisions.md "Limits on messages and images".
+ */
+export const MAX_IMAGES_PER_MESSAGE = 10;
 /** Raster formats every model provider reads; SVG is left out (it is a document, not a picture). */
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Longest base64 text that can decode to MAX_IMAGE_BYTES, with room for a data: URL prefix. */
+export const MAX_IMAGE_DATA_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 100;
 export const IMAGE_MESSAGES = {
   type: 'Only PNG, JPEG, GIF and WebP images can be attached',
   size: 'Images must be 5 MB or smaller',
   data: 'Image data must be base64',
+  count: `At most ${MAX_IMAGES_PER_MESSAGE} images can be attached to one message`,
 } as const;
 
 export const imageAttachmentSchema = z.object({
-  data: z.string().max(7_000_000),
-  type: z.string().regex(/^image\//, 'Only images can be attached'),
-  name: z.string().max(255),
+  data: z.string().max(MAX_IMAGE_DATA_CHARS, IMAGE_MESSAGES.size),
+  type: z
+    .string()
+    .max(100)
+    .regex(/^image\//, 'Only images can be attached'),
+  name: userText(z.string().max(255)),
 });
+const imageListSchema = z
+  .array(imageAttachmentSchema)
+  .max(MAX_IMAGES_PER_MESSAGE, IMAGE_MESSAGES.count)
+  .default([]);
 
 /** POST /api/agents/create-agent/{repo_owner}/{repo_name} */
 export const createAgentSchema = z.object({
-  body: z.string().max(MESSAGE_MAX_CHARS),
-  images: z.array(imageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).default([]),
+  body: userText(z.string().max(MESSAGE_MAX_CHARS)),
+  images: imageListSchema,
   base_branch: z
     .string()
     .nullish()
@@ -139,10 +167,12 @@ export type Supervisor = z.infer<typeof supervisorSchema>;
 export const trajectoryQuerySchema = z.object({ trajectory_id: z.string().uuid('Unknown agent') });
 export const updateTitleSchema = z.object({
   trajectory_id: z.string().uuid('Unknown agent'),
-  title: z.string().superRefine((value, ctx) => {
-    const error = titleError(value);
-    if (error) ctx.addIssue({ code: 'custom', message: error });
-  }),
+  title: userText(
+    z.string().superRefine((value, ctx) => {
+      const error = titleError(value);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }),
+  ),
 });
 /** Folders the Run Scripts menu lists (workspace §7). */
 export const SCRIPT_PATH_PATTERN = /^\.tandem\/(run|run\/auto|preview)\/[A-Za-z0-9._-]+\.sh$/;
@@ -215,10 +245,28 @@ export const latestTimestampSchema = z.object({ latest_timestamp: z.string().nul
 export const CONVERSATION_PAGE_SIZE = 50;
 
 /** POST /api/agent/message?trajectory_id= */
+export const MAX_REVIEW_COMMENTS_PER_MESSAGE = 100;
+export const REVIEW_COMMENT_MAX_CHARS = 10_000;
+/**
+ * A review comment sent with a message (the web app's pending comments). Only these fields are
+ * kept: the list is stored as it is and later read back by the agent runtime.
+ */
+export const reviewCommentSchema = z.object({
+  id: z.string().max(100).optional(),
+  path: z.string().max(4096),
+  body: userText(z.string().max(REVIEW_COMMENT_MAX_CHARS)),
+  line: z.number().int().min(0).max(100_000_000),
+  start_line: z.number().int().min(0).max(100_000_000).nullish(),
+  side: z.enum(['LEFT', 'RIGHT']).optional(),
+  commit_id: z.string().max(64).nullish(),
+  sent: z.boolean().optional(),
+  created_at: z.string().max(64).optional(),
+});
+
 export const sendMessageSchema = z.object({
-  message: z.string().max(MESSAGE_MAX_CHARS).default(''),
-  images: z.array(imageAttachmentSchema).max(MAX_IMAGES_PER_MESSAGE).default([]),
-  comments: z.array(z.record(z.string(), z.unknown())).max(200).default([]),
+  message: userText(z.string().max(MESSAGE_MAX_CHARS)).default(''),
+  images: imageListSchema,
+  comments: z.array(reviewCommentSchema).max(MAX_REVIEW_COMMENTS_PER_MESSAGE).default([]),
 });
 export const eventUuidResponseSchema = z.object({ event_uuid: z.string() });
 /** archive / unarchive: an unarchive refused because another active agent has the number. */

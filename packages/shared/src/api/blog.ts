@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './text.js';
 
 export const blogPostSchema = z.object({
   id: z.string(),
@@ -18,9 +19,9 @@ export const blogUpdateSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'Post id may only contain lower-case letters, digits and hyphens')
     .optional(),
-  title: z.string().trim().min(1, 'Title is required').max(300),
-  author: z.string().trim().min(1, 'Author is required').max(200),
-  content: z.string().max(1_000_000),
+  title: userText(z.string().trim().min(1, 'Title is required').max(300)),
+  author: userText(z.string().trim().min(1, 'Author is required').max(200)),
+  content: userText(z.string().max(1_000_000)),
   published: z.boolean().default(true),
 });
 export type BlogUpdate = z.input<typeof blogUpdateSchema>;

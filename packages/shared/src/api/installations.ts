@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './text.js';
 
 /** GET /api/config: what the web app needs to know about this deployment before sign-in. */
 export const clientConfigSchema = z.object({
@@ -49,7 +50,7 @@ export const createRepoSchema = z.object({
     .min(1, REPO_NAME_MESSAGES.required)
     .max(100)
     .regex(REPO_NAME_PATTERN, REPO_NAME_MESSAGES.invalid),
-  description: z.string().max(350).default(''),
+  description: userText(z.string().max(350)).default(''),
   template_owner: z.string().max(100).default(DEFAULT_TEMPLATE.owner),
   template_repo: z.string().max(100).default(DEFAULT_TEMPLATE.repo),
   private: z.boolean().default(true),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './text.js';
 
 /** Loose on purpose: the address is for a human to reply to, not for routing mail here. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -24,7 +25,7 @@ export const demoRequestSchema = z.object({
     .min(1, DEMO_MESSAGES.emailRequired)
     .max(320)
     .regex(EMAIL_PATTERN, DEMO_MESSAGES.emailInvalid),
-  message: z.string().max(10_000).default(''),
+  message: userText(z.string().max(10_000)).default(''),
   lead_id: z.string().max(200).nullish(),
 });
 export type DemoRequest = z.input<typeof demoRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableJsonSchema, userText } from './text.js';
 
 export const LEAD_DATA_KEYS = [
   'utm_source',
@@ -14,15 +15,16 @@ export const LEAD_DATA_KEYS = [
 /** POST /api/track-visit */
 export const trackVisitSchema = z.object({
   lead_id: z.string().max(200).nullish(),
-  lead_data: z.record(z.string().max(100), z.string().max(2000)).default({}),
+  lead_data: z.record(z.string().max(100), userText(z.string().max(2000))).default({}),
 });
 export const trackVisitResponseSchema = z.object({ lead_id: z.string() });
 
 export const sessionEventSchema = z.object({
   type: z.enum(['page_view', 'scroll', 'end']),
-  /** ms since the epoch */
-  timestamp: z.number(),
-  data: z.record(z.string(), z.unknown()).default({}),
+  /** ms since the epoch, within what a Date (and a timestamptz) can hold */
+  timestamp: z.number().int().min(0).max(8.64e15),
+  /** Stored as it is (jsonb): refused when Postgres could not store it. */
+  data: z.record(z.string(), storableJsonSchema).default({}),
 });
 export type SessionEvent = z.infer<typeof sessionEventSchema>;
 

@@ -1,3 +1,4 @@
+import { MAX_IMAGES_PER_MESSAGE } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { acceptImages, readImageFile, stripDataUrl, TOO_MANY_IMAGES } from './image-files';
 
@@ -18,11 +19,12 @@ describe('images', () => {
     );
   });
 
-  it('stops at 20 images in all', () => {
+  it(`stops at ${MAX_IMAGES_PER_MESSAGE} images in all`, () => {
+    expect(MAX_IMAGES_PER_MESSAGE).toBe(10);
     const many = Array.from({ length: 5 }, () => file('image/webp'));
-    expect(acceptImages(17, many).accepted).toHaveLength(3);
-    expect(acceptImages(17, many).error).toBe(TOO_MANY_IMAGES);
-    expect(acceptImages(20, many).accepted).toHaveLength(0);
+    expect(acceptImages(7, many).accepted).toHaveLength(3);
+    expect(acceptImages(7, many).error).toBe(TOO_MANY_IMAGES);
+    expect(acceptImages(10, many).accepted).toHaveLength(0);
   });
 
   it('reads a file as base64 without the data: prefix', async () => {

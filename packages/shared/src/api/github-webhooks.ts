@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { cleanText } from './text.js';
+
+/**
+ * The parts of code-host webhook payloads the server acts on. A delivery is signed, but the
+ * signature only proves who sent it, not that its shape is right (a misbehaving GitHub Enterprise,
+ * a replayed old format, a bug in the local code host): the payload is checked like any request
+ * body, and a wrong shape is a 422 rather than a crash halfway through an update. Unknown keys
+ * are dropped, so only what is used is checked.
+ */
+
+/** Code-host ids: positive integers a bigint column (and a JS number) holds exactly. */
+const githubId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const name = z.string().min(1).max(300);
+
+const account = z.object({
+  id: githubId,
+  login: name,
+  type: z.string().max(50),
+  avatar_url: z.string().max(2000).nullish(),
+});
+
+const repository = z.object({
+  id: githubId,
+  full_name: name,
+  private: z.boolean().optional(),
+  default_branch: z.string().max(255).optional(),
+});
+
+const installation = z.object({ id: githubId, account: account.nullish() });
+const action = z.string().max(100).optional();
+
+const installationPayload = z.object({
+  action,
+  installation: installation.optional(),
+  repositories: z.array(repository).max(10_000).optional(),
+  sender: z.object({ id: githubId, login: name }).optional(),
+});
+
+const installationRepositoriesPayload = z.object({
+  action,
+  installation: installation.optional(),
+  repositories_added: z.array(repository).max(10_000).optional(),
+  repositories_removed: z
+    .array(repository.pick({ id: true }))
+    .max(10_000)
+    .optional(),
+});
+
+const numberPayload = z.object({
+  action,
+  installation: installation.pick({ id: true }).optional(),
+  repository: z.object({ id: githubId }).optional(),
+  pull_request: z
+    .object({
+      number: githubId,
+      state: z.string().max(50),
+      merged: z.boolean().nullish(),
+      head: z.object({ ref: z.string().max(255) }).optional(),
+    })
+    .optional(),
+  issue: z.object({ number: githubId, state: z.string().max(50) }).optional(),
+});
+
+/** Events the server does not act on: only what the delivery log records. */
+const otherPayload = z.object({ action: z.unknown(), installation: z.unknown() }).transform((p) => ({
+  action: typeof p.action === 'string' ? cleanText(p.action).slice(0, 100) : undefined,
+  installation:
+    typeof p.installation === 'object' &&
+    p.installation !== null &&
+    githubId.safeParse((p.installation as { id?: unknown }).id).success
+      ? { id: (p.installation as { id: number }).id }
+      : undefined,
+}));
+
+/** Events whose payload the schema fully describes (the handlers get the checked payload). */
+export const CHECKED_WEBHOOK_EVENTS: ReadonlySet<string> = new Set([
+  'installation',
+  'installation_repositories',
+  'pull_request',
+  'issues',
+]);
+
+/** The schema a delivery of `event` must match. */
+export function webhookPayloadSchema(event: string): z.ZodType<{
+  action?: string | undefined;
+  installation?: { id: number } | undefined;
+}> {
+  switch (event) {
+    case 'installation':
+      return installationPayload;
+    case 'installation_repositories':
+      return installationRepositoriesPayload;
+    case 'pull_request':
+    case 'issues':
+      return numberPayload;
+    default:
+      return otherPayload;
+  }
+}
