@@ -16,7 +16,11 @@ export interface ResponseStats {
 }
 
 /** The model's context: every spice message not yet folded into a summary, oldest first. */
-export async function loadHistory(db: Db, agentId: string): Promise<ModelMessage[]> {
+export async function loadHistory(
+  db: Db,
+  agentId: string,
+  limits: ImageLimits = MODEL_IMAGE_LIMITS,
+): Promise<ModelMessage[]> {
   const rows = await db
     .select({ role: spiceMessages.role, content: spiceMessages.content })
     .from(spiceMessages)
@@ -25,38 +29,70 @@ export async function loadHistory(db: Db, agentId: string): Promise<ModelMessage
   return hydrateImages(
     db,
     rows.map((row) => ({ role: row.role, content: row.content }) as ModelMessage),
+    limits,
   );
 }
 
 /** Image parts are stored as references (`tandem-image:{action_uuid}/{n}`), not as bytes. */
 export const IMAGE_REF = 'tandem-image:';
 
-async function hydrateImages(db: Db, messages: ModelMessage[]): Promise<ModelMessage[]> {
-  const refs = messages.flatMap((m) =>
+/**
+ * What one model request carries of the conversation's images. Every step re-sends the history, so
+ * without a bound a conversation with many large images would resend (and hold in memory) all of
+ * them at every step. The newest images within the bounds go as bytes; older ones as a note.
+ */
+export interface ImageLimits {
+  images: number;
+  bytes: number;
+}
+export const MODEL_IMAGE_LIMITS: ImageLimits = { images: 20, bytes: 20 * 1024 * 1024 };
+const OMITTED_IMAGE = '[an earlier image is not re-sent to the model: only the newest images are kept]';
+
+function imageRefs(messages: ModelMessage[]): string[] {
+  return messages.flatMap((m) =>
     m.role === 'user' && Array.isArray(m.content)
       ? m.content.flatMap((p) =>
           p.type === 'image' && typeof p.image === 'string' && p.image.startsWith(IMAGE_REF) ? [p.image] : [],
         )
       : [],
   );
+}
+
+async function hydrateImages(db: Db, messages: ModelMessage[], limits: ImageLimits): Promise<ModelMessage[]> {
+  const refs = imageRefs(messages);
   if (!refs.length) return messages;
-  const uuids = [...new Set(refs.map((ref) => ref.slice(IMAGE_REF.length).split('/')[0]!))];
+  // Newest first: only those may be sent, so only those are read.
+  const newest = [...new Set(refs.reverse())].slice(0, limits.images);
+  const uuids = [...new Set(newest.map((ref) => ref.slice(IMAGE_REF.length).split('/')[0]!))];
   const rows = await db
     .select({ actionUuid: eventImages.actionUuid, n: eventImages.n, bytes: eventImages.bytes })
     .from(eventImages)
     .where(inArray(eventImages.actionUuid, uuids));
-  const bytes = new Map(rows.map((r) => [`${IMAGE_REF}${r.actionUuid}/${r.n}`, r.bytes]));
+  const stored = new Map(rows.map((r) => [`${IMAGE_REF}${r.actionUuid}/${r.n}`, r.bytes]));
+  const sent = new Map<string, Uint8Array>();
+  let total = 0;
+  for (const ref of newest) {
+    const found = stored.get(ref);
+    if (!found || total + found.length > limits.bytes) continue;
+    total += found.length;
+    sent.set(ref, new Uint8Array(found));
+  }
   return messages.map((m) =>
     m.role === 'user' && Array.isArray(m.content)
       ? {
           ...m,
           content: m.content.map((p) => {
             if (p.type !== 'image' || typeof p.image !== 'string' || !p.image.startsWith(IMAGE_REF)) return p;
-            const found = bytes.get(p.image);
+            const bytes = sent.get(p.image);
+            if (bytes) return { ...p, image: bytes };
             // A reference the model cannot resolve would be read as base64: say what happened instead.
-            return found
-              ? { ...p, image: new Uint8Array(found) }
-              : { type: 'text' as const, text: '[an attached image is no longer available]' };
+            return {
+              type: 'text' as const,
+              text:
+                stored.has(p.image) || !newest.includes(p.image)
+                  ? OMITTED_IMAGE
+                  : '[an attached image is no longer available]',
+            };
           }),
         }
       : m,

@@ -1,0 +1,90 @@
+import { agents, eventImages, installations, users } from '@tandem/db';
+import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
+import type { ModelMessage } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendSpice, IMAGE_REF, loadHistory } from './history.js';
+
+/** The production bounds (20 images, 20 MiB) scaled down so the test stores little. */
+const LIMITS = { images: 6, bytes: 50_000 };
+
+describe('loadHistory: images sent to the model are bounded', () => {
+  let database: TestDatabase;
+  let agentId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    await database.db
+      .insert(installations)
+      .values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
+    const [user] = await database.db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
+    const [agent] = await database.db
+      .insert(agents)
+      .values({ number: 1, installationId: 7, creatorId: user!.id, model: 'm', summarizationLimit: 100_000 })
+      .returning({ id: agents.id });
+    agentId = agent!.id;
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  async function messageWithImages(count: number, bytes: number): Promise<void> {
+    const actionUuid = crypto.randomUUID();
+    for (let n = 0; n < count; n++) {
+      await database.db.insert(eventImages).values({
+        actionUuid,
+        n,
+        agentId,
+        mimeType: 'image/png',
+        name: `shot-${n}.png`,
+        bytes: Buffer.alloc(bytes, n + 1),
+      });
+    }
+    const content = [
+      { type: 'text' as const, text: 'look' },
+      ...Array.from({ length: count }, (_, n) => ({
+        type: 'image' as const,
+        image: `${IMAGE_REF}${actionUuid}/${n}`,
+        mediaType: 'image/png',
+      })),
+    ];
+    await appendSpice(database.db, agentId, { role: 'user', content } as ModelMessage);
+  }
+
+  const images = (messages: ModelMessage[]) =>
+    messages.flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image').map((p) => p) : [],
+    );
+  const notes = (messages: ModelMessage[]) =>
+    messages.flatMap((m) =>
+      Array.isArray(m.content)
+        ? m.content.flatMap((p) => (p.type === 'text' && p.text.startsWith('[') ? [p.text] : []))
+        : [],
+    );
+
+  it('sends every image of a small conversation', async () => {
+    await messageWithImages(2, 1000);
+    const history = await loadHistory(database.db, agentId, LIMITS);
+    expect(images(history)).toHaveLength(2);
+    expect(notes(history)).toEqual([]);
+  });
+
+  it('keeps only the newest images within the count and byte bounds, the rest as a note', async () => {
+    // By count: 8 more small images, more than 6 may go.
+    for (let i = 0; i < 2; i++) await messageWithImages(4, 1000);
+    const byCount = await loadHistory(database.db, agentId, LIMITS);
+    expect(images(byCount)).toHaveLength(6);
+    expect(notes(byCount)).toHaveLength(4);
+    // By bytes: three of 20 kB each fit in 50 kB, older ones do not.
+    await messageWithImages(3, 20_000);
+    const history = await loadHistory(database.db, agentId, LIMITS);
+    const sent = images(history);
+    const bytes = sent.reduce((sum, p) => sum + (p.image as Uint8Array).length, 0);
+    expect(bytes).toBeLessThanOrEqual(LIMITS.bytes);
+    // The newest six: three of 20 kB (only two fit in 50 kB) and three small ones that still fit.
+    expect(sent.length).toBe(5);
+    expect(notes(history)).toHaveLength(13 - sent.length);
+    // The newest message's images are among those sent.
+    const last = history.at(-1)!;
+    expect(Array.isArray(last.content) && last.content.filter((p) => p.type === 'image').length).toBe(2);
+  });
+});
