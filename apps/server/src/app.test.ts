@@ -52,6 +52,14 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
     expect((await app.server.inject({ method: 'POST', url: '/not-api' })).statusCode).toBe(404);
   });
 
+  it('answers a path with malformed percent-encoding with 400 in the API error shape', async () => {
+    for (const url of ['/api/agent/%E0%A4%A', '/api/users/%', '/gh/acme/%ZZ']) {
+      const res = await app.server.inject(url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({ detail: expect.stringMatching(/Malformed URL/), code: 'bad_request' });
+    }
+  });
+
   it('validates bodies with the shared schemas and answers 422 FastAPI-style', async () => {
     const res = await app.server.inject({ method: 'POST', url: '/api/__test/echo', payload: { name: 'x' } });
     expect(res.statusCode).toBe(422);

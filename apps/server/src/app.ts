@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AgentRunner } from '@tandem/agent';
 import type { Database } from '@tandem/db';
@@ -114,6 +114,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    // A path Fastify cannot decode (malformed percent-encoding) never reaches a route or the error
+    // handler: answer it in the API's own error shape rather than Fastify's.
+    frameworkErrors: (error, _request, reply) => {
+      const bad = error.code === 'FST_ERR_BAD_URL';
+      // The option's reply type has no response schema to key status codes on: use the plain one.
+      void (reply as unknown as FastifyReply).status(400).send({
+        detail: bad ? 'Malformed URL: the path is not valid percent-encoding' : error.message,
+        code: 'bad_request',
+      });
+    },
   });
 
   const routes: App['routes'] = [];
