@@ -56,7 +56,7 @@ describe('npm start', () => {
         { timeoutMs: 20_000 },
       );
     } catch (error) {
-      throw new Error(`${String(error)}\n--- npm start output ---\n${output}`);
+      throw new Error(`${String(error)}\n--- npm start output ---\n${output}`, { cause: error });
     } finally {
       // Whatever happened, nothing of this test may outlive it.
       try {

@@ -19,7 +19,10 @@ describe('runRepoScript', () => {
   it.skipIf(support.kind !== 'bubblewrap')(
     'honours the network switch (TANDEM_SANDBOX_NETWORK=off gives setup scripts no interface)',
     async () => {
-      await writeFile(join(ws, '.tandem', 'setup.sh'), "sed -n 's/^ *\\([a-z0-9]*\\):.*/\\1/p' /proc/net/dev\n");
+      await writeFile(
+        join(ws, '.tandem', 'setup.sh'),
+        "sed -n 's/^ *\\([a-z0-9]*\\):.*/\\1/p' /proc/net/dev\n",
+      );
       const off = await runRepoScript({ dir: ws }, '.tandem/setup.sh', { timeoutMs: 30_000, network: false });
       expect(off.statusCode).toBe(0);
       expect(off.output.split(/\s+/).filter(Boolean)).toEqual(['lo']);
