@@ -10,6 +10,7 @@ import { AgentNetwork } from './agent-network.js';
 import { detectSandbox } from './detect.js';
 import { runCommand } from './exec.js';
 import { ShellSession } from './shell-session.js';
+import { SANDBOX_LIMITS } from './spawn.js';
 import { findSlirp } from './slirp.js';
 import { eventually, freePort, tempDir } from './test-support.js';
 
@@ -116,6 +117,11 @@ describe.skipIf(unusable !== null)('sandbox escapes (real bubblewrap)', () => {
     );
     expect(tools.output).toContain('node-ok\nnpm-ok\ngit-ok\nbash-ok\ncurl-ok\nls-ok\n');
     expect(tools.exitCode).toBe(0);
+  });
+
+  it('runs with a process and file-size limit', async () => {
+    const result = await runA('ulimit -u; ulimit -f');
+    expect(result.output).toBe(`${SANDBOX_LIMITS.processes}\n${SANDBOX_LIMITS.fileBlocks}\n`);
   });
 
   it("cannot list the host's TLS private keys, while TLS roots are there", async () => {

@@ -69,13 +69,21 @@ function assertInsideWorkspace(cwd: string, workspace: string): void {
 }
 
 /**
+ * Per-command resource limits (no cgroups needed): a fork bomb stops at `processes` (RLIMIT_NPROC,
+ * which the kernel does not enforce for a server running as root: run workers as an ordinary user),
+ * and no single file grows past 8 GiB (RLIMIT_FSIZE, in 1 KiB blocks) to fill the worker's disk.
+ */
+export const SANDBOX_LIMITS = { processes: 4096, fileBlocks: 8 * 1024 * 1024 } as const;
+
+/**
  * Descriptors the server inherited without close-on-exec (from whatever started it) would pass
  * through bwrap into the sandbox, and one open on a host directory is a way out. The sandbox's
  * first shell closes everything above stderr (no redirection around the loop: bash would park the
  * real stderr on a high descriptor the loop then closes), then becomes `bash -c command`.
  */
 const CLOSE_INHERITED_FDS =
-  'for fd in /proc/self/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && [ -e "/proc/self/fd/$fd" ] && eval "exec $fd>&-"; done; exec bash -c "$1"';
+  'for fd in /proc/self/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && [ -e "/proc/self/fd/$fd" ] && eval "exec $fd>&-"; done; ' +
+  `ulimit -u ${SANDBOX_LIMITS.processes} -f ${SANDBOX_LIMITS.fileBlocks} 2>/dev/null; exec bash -c "$1"`;
 
 /**
  * Starts `bash -c command` in its own process group (detached) so the whole tree can be signalled.
