@@ -2,7 +2,11 @@ import { agents } from '@tandem/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import { WarmPool } from '../sandbox/index.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
+import { endOrphanedShells } from './ended-shells.js';
 import { disposeSandbox, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
+
+/** Shells live at most 2 hours: older shell items were ended (or are ended) anyway. */
+const SHELL_SCAN_MS = 3 * 60 * 60 * 1000;
 
 /**
  * Runs agents: one run per agent at a time, queued runs picked up again after a restart. The
@@ -44,6 +48,8 @@ export class EmbeddedRunner implements AgentRunner {
 
   /** Agents that were queued or running when the process stopped run again. */
   async start(): Promise<void> {
+    // This process owned every sandbox, and they all died with the previous one.
+    await endOrphanedShells(this.deps.db, { since: new Date(Date.now() - SHELL_SCAN_MS) });
     const unfinished = await this.deps.db
       .select({ id: agents.id })
       .from(agents)

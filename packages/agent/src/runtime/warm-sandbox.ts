@@ -1,4 +1,4 @@
-import { agents, scriptLogs } from '@tandem/db';
+import { agents, scriptLogs, type Db } from '@tandem/db';
 import { eq } from 'drizzle-orm';
 import { join } from 'node:path';
 import {
@@ -10,6 +10,7 @@ import {
   type Scrubber,
   type ShellSession,
 } from '../sandbox/index.js';
+import { endOrphanedShells } from './ended-shells.js';
 import type { NewItem } from './items.js';
 import { PortTracker } from './ports.js';
 import type { RuntimeDeps } from './run-agent.js';
@@ -21,6 +22,8 @@ const SETUP_TIMEOUT_MS = 10 * 60_000;
 export const WARM_TTL_MS = 5 * 60_000;
 
 export interface WarmSandbox {
+  agentId: string;
+  db: Db;
   workspace: PreparedWorkspace;
   shells: Map<number, { session: ShellSession; actionUuid: string; command: string }>;
   scrub: Scrubber;
@@ -40,6 +43,8 @@ export async function prepareSandbox(
   repo: RepoInfo,
   emit: (item: NewItem) => Promise<unknown>,
 ): Promise<WarmSandbox> {
+  // A fresh sandbox: any shell the feed still shows running belonged to one that is gone.
+  await endOrphanedShells(deps.db, { agentId: agent.id });
   const token = await deps.codeHost.installationToken(repo.installationId);
   // The code-host token is secret too: it is in the clone's remote URL and in git's output.
   const env: Record<string, string> = (await deps.secrets?.(repo.id)) ?? {};
@@ -92,12 +97,15 @@ export async function prepareSandbox(
     deps.sandbox.kind === 'bubblewrap' ? await AgentNetwork.create({ internet: deps.sandbox.network }) : null;
   if (network?.detail) deps.logger.warn({ agentId: agent.id }, `agent network: ${network.detail}`);
   const ports = new PortTracker(deps.db, agent.id, deps.sandbox.host, network);
-  return { workspace, shells: new Map(), scrub, env, ports, network };
+  return { agentId: agent.id, db: deps.db, workspace, shells: new Map(), scrub, env, ports, network };
 }
 
 export async function disposeSandbox(sandbox: WarmSandbox): Promise<void> {
   await Promise.all([...sandbox.shells.values()].map((s) => s.session.stop().catch(() => undefined)));
   sandbox.shells.clear();
+  // Nobody reads the stopped shells any more: tell the feed they ended. The database may already be
+  // closing when the whole process stops; the next start-up writes the messages then.
+  await endOrphanedShells(sandbox.db, { agentId: sandbox.agentId }).catch(() => undefined);
   await sandbox.ports.clear();
   await sandbox.network?.dispose();
 }
