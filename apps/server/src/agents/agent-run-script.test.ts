@@ -29,6 +29,29 @@ const scriptFile = writeScriptFile([
       { tool_calls: [{ name: 'task_complete', args: { summary: 'Wrote the script.' } }] },
     ],
   },
+  {
+    match: 'work slowly',
+    steps: [
+      {
+        tool_calls: [
+          {
+            name: 'edit_file',
+            args: { path: '.tandem/run/quick.sh', old_string: '', new_string: 'echo "quick script ran"\n' },
+          },
+        ],
+      },
+      { tool_calls: [{ name: 'run_command', args: { command: 'sleep 30', timeout_seconds: 60 } }] },
+      {
+        tool_calls: [
+          {
+            name: 'edit_file',
+            args: { path: 'after-pause.txt', old_string: '', new_string: 'kept going\n' },
+          },
+        ],
+      },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'Done.' } }] },
+    ],
+  },
 ]);
 
 describe('running a repository script for the user', () => {
@@ -108,5 +131,70 @@ describe('running a repository script for the user', () => {
     await runner.idle(agent_id);
     const errors = (await feed()).filter((i) => i.action_type === 'ErrorEvent');
     expect(errors.map((e) => e.exception)).toEqual(['Script not found: .tandem/preview/missing.sh']);
+  });
+
+  it('runs a script on a paused agent without waking the model', async () => {
+    const created = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: headers(),
+      payload: { body: 'work slowly', model: 'scripted' },
+    });
+    const { agent_id } = createAgentResponseSchema.parse(created.json());
+    const runner = app.runner as AgentRunner;
+    const feed = async (): Promise<ConversationItem[]> =>
+      conversationResponseSchema.parse(
+        (
+          await app.server.inject({
+            url: `/api/agent/conversation?trajectory_id=${agent_id}`,
+            headers: headers(),
+          })
+        ).json(),
+      ).conversation;
+    // Paused in the middle of its task: the model still has steps it would take.
+    await until(
+      'the long command to start',
+      async () =>
+        (await feed()).some((i) => i.item_type === 'shell' && i.command === 'sleep 30') ? true : undefined,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    await app.server.inject({
+      method: 'POST',
+      url: '/api/agent/interrupt',
+      headers: headers(),
+      payload: { trajectory_id: agent_id },
+    });
+    await runner.idle(agent_id);
+    const before = (await feed()).length;
+
+    const run = await app.server.inject({
+      method: 'POST',
+      url: '/api/agent/run-script',
+      headers: headers(),
+      payload: { trajectory_id: agent_id, script_path: '.tandem/run/quick.sh' },
+    });
+    expect(run.json()).toEqual({ success: true });
+    await runner.idle(agent_id);
+    const items = await until(
+      'the script to finish',
+      async () => {
+        const all = await feed();
+        const ran = all.some(
+          (i) => i.item_type === 'shell_message' && String(i.message).includes('quick script ran'),
+        );
+        return ran ? all : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 100 },
+    );
+    await runner.idle(agent_id);
+    const after = await feed();
+    // Only the script's own shell items are new: no edit, no model message, no further step.
+    expect(after.slice(before).every((i) => i.item_type === 'shell' || i.item_type === 'shell_message')).toBe(
+      true,
+    );
+    expect(after.some((i) => i.item_type === 'edit' && JSON.stringify(i).includes('after-pause.txt'))).toBe(
+      false,
+    );
+    expect(items.length).toBeGreaterThan(before);
   });
 });

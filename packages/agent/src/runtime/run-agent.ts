@@ -174,7 +174,9 @@ export class AgentRun {
       }
       sandbox = this.warm.take() ?? (await prepareSandbox(this.deps, agent, repo, this.emit));
       await this.startRequestedScripts(sandbox);
-      const end = await this.loop(model, sandbox);
+      // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
+      // scripts and leaves the model (and any steps it had left) alone.
+      const end = await this.loop(model, sandbox, agent.status !== 'paused');
       if (end === 'interrupted' && this.signal.reason !== SHUTDOWN) {
         await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, this.agentId));
         await this.emit(actionItem('InterruptEvent'));
@@ -193,11 +195,19 @@ export class AgentRun {
     }
   }
 
-  private async loop(model: Extract<ResolvedModel, { ok: true }>, sandbox: WarmSandbox): Promise<RunEnd> {
+  private async loop(
+    model: Extract<ResolvedModel, { ok: true }>,
+    sandbox: WarmSandbox,
+    awake: boolean,
+  ): Promise<RunEnd> {
     const { db } = this.deps;
     const maxCalls = this.deps.maxModelCalls ?? 200;
     for (let calls = 0; ;) {
       if (await this.interrupted()) return 'interrupted';
+      if (!awake) {
+        if ((await syncUserMessages(db, this.agentId)) === 0) return 'idle';
+        awake = true;
+      }
       const pending = pendingToolCalls(await loadHistory(db, this.agentId));
       if (pending.length) {
         const stop = await this.executeTools(pending, sandbox);
