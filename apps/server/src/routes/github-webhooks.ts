@@ -56,7 +56,8 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
       const installationId = payload.installation?.id;
 
       const at = new Date();
-      const sent = deliveryTime(event, payload);
+      // Dated from the signed body as sent: the checked payload keeps only what handlers read.
+      const sent = deliveryTime(event, parsed);
       if (sent && at.getTime() - sent.getTime() > WEBHOOK_MAX_AGE_MS) {
         request.log.warn({ deliveryId, event, action, sent }, 'refused a stale webhook delivery');
         throw new AppError(

@@ -63,15 +63,18 @@ const numberPayload = z.object({
 });
 
 /** Events the server does not act on: only what the delivery log records. */
-const otherPayload = z.object({ action: z.unknown(), installation: z.unknown() }).transform((p) => ({
-  action: typeof p.action === 'string' ? cleanText(p.action).slice(0, 100) : undefined,
-  installation:
-    typeof p.installation === 'object' &&
-    p.installation !== null &&
-    githubId.safeParse((p.installation as { id?: unknown }).id).success
-      ? { id: (p.installation as { id: number }).id }
-      : undefined,
-}));
+// Both keys optional: ping and push deliveries carry no action, some events no installation.
+const otherPayload = z
+  .object({ action: z.unknown().optional(), installation: z.unknown().optional() })
+  .transform((p) => ({
+    action: typeof p.action === 'string' ? cleanText(p.action).slice(0, 100) : undefined,
+    installation:
+      typeof p.installation === 'object' &&
+      p.installation !== null &&
+      githubId.safeParse((p.installation as { id?: unknown }).id).success
+        ? { id: (p.installation as { id: number }).id }
+        : undefined,
+  }));
 
 /** Events whose payload the schema fully describes (the handlers get the checked payload). */
 export const CHECKED_WEBHOOK_EVENTS: ReadonlySet<string> = new Set([
