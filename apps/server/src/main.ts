@@ -3,6 +3,7 @@ import { DataDirLockedError } from '@tandem/db';
 import { ConfigError, loadConfig, type Config } from './config/schema.js';
 import { createLogger } from './logger.js';
 import { startServer } from './serve.js';
+import { startupErrorMessage } from './startup-error.js';
 import { startWorker } from './worker.js';
 
 const USAGE = 'usage: tandem-server [serve|worker]';
@@ -80,7 +81,9 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }
+    // The full error stays in the log; the person starting Tandem reads one line that says what to do.
     logger.fatal({ err: error }, 'failed to start');
+    process.stderr.write(`${startupErrorMessage(error, config)}\n`);
     process.exit(1);
   }
 }
