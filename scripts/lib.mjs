@@ -94,3 +94,22 @@ export async function ensureBuilt() {
 export function hasCommand(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's chromium for the browser tests: installed when missing and root, never downloaded. */
+export function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && hasCommand('apt-get')) {
+    log("installing Debian's chromium for the browser tests…");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+    if (install.status === 0 && existsSync(CHROMIUM)) return;
+  }
+  throw new Error(
+    `Chromium not found at ${CHROMIUM}. Install Debian's package (sudo apt-get install chromium) ` +
+      'or set CHROMIUM_PATH. Browser tests never download a browser.',
+  );
+}

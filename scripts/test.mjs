@@ -4,28 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, ensureInstalled, hasCommand, log, run, warnOldNode } from './lib.mjs';
+import { ensureBuilt, ensureChromium, ensureInstalled, hasCommand, log, run, warnOldNode } from './lib.mjs';
 
 warnOldNode();
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = mkdtempSync(join(tmpdir(), 'tandem-test-'));
-
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
-  const isRoot = process.getuid?.() === 0;
-  if (isRoot && hasCommand('apt-get')) {
-    log("installing Debian's chromium for the browser tests…");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
-    if (install.status === 0 && existsSync(CHROMIUM)) return;
-  }
-  throw new Error(
-    `Chromium not found at ${CHROMIUM}. Install Debian's package (sudo apt-get install chromium) ` +
-      'or set CHROMIUM_PATH. Browser tests never download a browser.',
-  );
-}
 
 /**
  * bubblewrap and slirp4netns: the sandbox escape tests run agents' commands in a real sandbox with
