@@ -62,6 +62,15 @@ describe('running a repository script for the user', () => {
   let app: TestApp;
   let ada: TestUser;
   const headers = () => ({ authorization: `Bearer ${ada.token}` });
+  const feedOf = async (agentId: string): Promise<ConversationItem[]> =>
+    conversationResponseSchema.parse(
+      (
+        await app.server.inject({
+          url: `/api/agent/conversation?trajectory_id=${agentId}`,
+          headers: headers(),
+        })
+      ).json(),
+    ).conversation;
 
   beforeAll(async () => {
     app = testApp();
@@ -88,15 +97,7 @@ describe('running a repository script for the user', () => {
         headers: headers(),
         payload: { trajectory_id: agent_id, script_path },
       });
-    const feed = async (): Promise<ConversationItem[]> =>
-      conversationResponseSchema.parse(
-        (
-          await app.server.inject({
-            url: `/api/agent/conversation?trajectory_id=${agent_id}`,
-            headers: headers(),
-          })
-        ).json(),
-      ).conversation;
+    const feed = () => feedOf(agent_id);
 
     const bad = await run('../../etc/passwd.sh');
     expect(bad.statusCode).toBe(422);
@@ -142,15 +143,7 @@ describe('running a repository script for the user', () => {
     });
     const { agent_id } = createAgentResponseSchema.parse(created.json());
     const runner = app.runner as AgentRunner;
-    const feed = async (): Promise<ConversationItem[]> =>
-      conversationResponseSchema.parse(
-        (
-          await app.server.inject({
-            url: `/api/agent/conversation?trajectory_id=${agent_id}`,
-            headers: headers(),
-          })
-        ).json(),
-      ).conversation;
+    const feed = () => feedOf(agent_id);
     // Paused in the middle of its task: the model still has steps it would take.
     await until(
       'the long command to start',

@@ -1,9 +1,10 @@
-import { agents, conversationItems, installations, users } from '@tandem/db';
+import { agents, conversationItems } from '@tandem/db';
 import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endOrphanedShells, SANDBOX_GONE_MESSAGE } from './ended-shells.js';
 import { appendItem } from './items.js';
+import { insertTestAgents } from './test-support.js';
 
 describe('endOrphanedShells: shells of a sandbox that is gone stop showing as running', () => {
   let database: TestDatabase;
@@ -11,33 +12,15 @@ describe('endOrphanedShells: shells of a sandbox that is gone stop showing as ru
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
-    await database.db
-      .insert(installations)
-      .values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
-    const [user] = await database.db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
-    for (const number of [1, 2]) {
-      const [agent] = await database.db
-        .insert(agents)
-        .values({
-          number,
-          installationId: 7,
-          creatorId: user!.id,
-          model: 'm',
-          summarizationLimit: 100_000,
-          curPorts: [
-            {
-              internal_port: 3000,
-              url: null,
-              script_path: null,
-              tandem_pid: 11,
-              active: true,
-              host: '127.0.0.1',
-            },
-          ],
-        })
-        .returning({ id: agents.id });
-      agentIds.push(agent!.id);
-    }
+    const port = {
+      internal_port: 3000,
+      url: null,
+      script_path: null,
+      tandem_pid: 11,
+      active: true,
+      host: '127.0.0.1',
+    };
+    agentIds.push(...(await insertTestAgents(database.db, 2, { curPorts: [port] })));
   });
   afterAll(async () => {
     await database?.destroy();

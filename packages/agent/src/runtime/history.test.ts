@@ -1,8 +1,9 @@
-import { agents, eventImages, installations, users } from '@tandem/db';
+import { eventImages } from '@tandem/db';
 import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
 import type { ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendSpice, IMAGE_REF, loadHistory } from './history.js';
+import { insertTestAgents } from './test-support.js';
 
 /** The production bounds (20 images, 20 MiB) scaled down so the test stores little. */
 const LIMITS = { images: 6, bytes: 50_000 };
@@ -13,15 +14,7 @@ describe('loadHistory: images sent to the model are bounded', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
-    await database.db
-      .insert(installations)
-      .values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
-    const [user] = await database.db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
-    const [agent] = await database.db
-      .insert(agents)
-      .values({ number: 1, installationId: 7, creatorId: user!.id, model: 'm', summarizationLimit: 100_000 })
-      .returning({ id: agents.id });
-    agentId = agent!.id;
+    [agentId] = (await insertTestAgents(database.db)) as [string];
   });
   afterAll(async () => {
     await database?.destroy();

@@ -1,9 +1,10 @@
-import { agents, installations, users } from '@tandem/db';
+import { agents } from '@tandem/db';
 import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
 import { forwardedPortsOf } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PortTracker } from './ports.js';
+import { insertTestAgents } from './test-support.js';
 
 describe("PortTracker: an agent's cur_ports follow all of its shells", () => {
   let database: TestDatabase;
@@ -21,15 +22,7 @@ describe("PortTracker: an agent's cur_ports follow all of its shells", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
-    await database.db
-      .insert(installations)
-      .values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
-    const [user] = await database.db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
-    const [agent] = await database.db
-      .insert(agents)
-      .values({ number: 1, installationId: 7, creatorId: user!.id, model: 'm', summarizationLimit: 100_000 })
-      .returning({ id: agents.id });
-    agentId = agent!.id;
+    [agentId] = (await insertTestAgents(database.db)) as [string];
   });
   afterAll(async () => {
     await database?.destroy();
