@@ -35,6 +35,9 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
     const res = await app.server.inject('/api/health');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    // The code host's avatars (plain http for the local one) may be shown.
+    const imgSrc = /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1] ?? '';
+    expect(imgSrc.split(' ')).toContain('http://127.0.0.1:9'); // the test app's code host address
     expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
   });
 

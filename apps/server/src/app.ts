@@ -142,7 +142,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
         scriptSrc: ["'self'"],
         // MUI (emotion) injects <style> elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        // Avatars come from the code host: any https origin (GitHub), and the configured one, which
+        // is plain http for the local code host.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', codeHostOrigin(options.gateway.webUrl)],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
@@ -208,4 +210,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
   });
   return { server, sessions, routes, secretBox };
+}
+
+/** The code host's origin for the page security policy ('self' when the URL cannot be read). */
+function codeHostOrigin(webUrl: string): string {
+  try {
+    return new URL(webUrl).origin;
+  } catch {
+    return "'self'";
+  }
 }

@@ -38,6 +38,11 @@ describe('blog and assets', () => {
     await ensureWelcomePost(app.database.db);
     const posts = blogPostListSchema.parse((await app.server.inject('/api/blog/')).json());
     expect(posts.map((p) => p.id)).toEqual(['introducing-tandem']);
+    // Its cover exists: a 1200×630 PNG, not a broken image.
+    const cover = await app.server.inject('/asset/introducing-tandem_cover_image');
+    expect(cover.statusCode).toBe(200);
+    expect(cover.headers['content-type']).toBe('image/png');
+    expect([cover.rawPayload.readUInt32BE(16), cover.rawPayload.readUInt32BE(20)]).toEqual([1200, 630]);
   });
 
   it('lets admins publish sanitised posts, newest first, and nobody else', async () => {

@@ -1,8 +1,9 @@
 import { and, desc, eq } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
-import { blogPosts, type Db } from '@tandem/db';
-import type { BlogPost, blogUpdateSchema } from '@tandem/shared';
+import { assets, blogPosts, type Db } from '@tandem/db';
+import { coverImageId, OG_IMAGE, type BlogPost, type blogUpdateSchema } from '@tandem/shared';
 import type { z } from 'zod';
+import { gradientPng } from './cover-image.js';
 
 /** What blog HTML may contain: text formatting, links, images, code, tables. Never script or styles. */
 export function sanitizeBlogHtml(html: string): string {
@@ -111,5 +112,15 @@ export async function ensureWelcomePost(db: Db): Promise<void> {
   await db
     .insert(blogPosts)
     .values({ ...WELCOME, content: sanitizeBlogHtml(WELCOME.content) })
+    .onConflictDoNothing();
+  // Its cover (the list and link previews show /asset/{id}_cover_image): a generated gradient in the
+  // brand's blues, replaceable from the admin editor like any cover.
+  await db
+    .insert(assets)
+    .values({
+      assetId: coverImageId(WELCOME.id),
+      mimeType: 'image/png',
+      bytes: gradientPng(OG_IMAGE.width, OG_IMAGE.height, [25, 118, 210], [13, 38, 76]),
+    })
     .onConflictDoNothing();
 }
