@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { EmbeddedRunner } from '@tandem/agent';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git, type EmbeddedRunner } from '@tandem/agent';
 import { repositories } from '@tandem/db';
 import { eq } from 'drizzle-orm';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
@@ -52,7 +55,29 @@ describe('an agent run against the local code host', () => {
     });
   });
 
+  /** Someone else's branch named like the agent's would be (another database's agent, a person). */
+  async function pushForeignBranch(branch: string): Promise<string> {
+    const token = await app.codeHost!.issueInstallationToken(1000);
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-foreign-'));
+    const auth = { token };
+    const url = `${app.codeHost!.url}/acme/webapp.git`;
+    expect((await git(dir, ['clone', '--quiet', url, 'repo'], { auth })).exitCode).toBe(0);
+    const repo = join(dir, 'repo');
+    writeFileSync(join(repo, 'FOREIGN.md'), 'not the agent\n');
+    const id = ['-c', 'user.name=Someone', '-c', 'user.email=someone@example.com'];
+    expect((await git(repo, ['add', 'FOREIGN.md'])).exitCode).toBe(0);
+    expect((await git(repo, [...id, 'commit', '--quiet', '-m', 'foreign work'])).exitCode).toBe(0);
+    expect(
+      (await git(repo, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`], { auth })).exitCode,
+    ).toBe(0);
+    const sha = (await git(repo, ['rev-parse', 'HEAD'])).stdout.trim();
+    rmSync(dir, { recursive: true, force: true });
+    return sha;
+  }
+
   it('views, edits, runs the tests, commits, pushes and opens a pull request', async () => {
+    // The code host already has a tandem-1 the agent did not make: the agent must leave it alone.
+    const foreignSha = await pushForeignBranch('tandem-1');
     const res = await app.server.inject({
       method: 'POST',
       url: '/api/agents/create-agent/acme/webapp',
@@ -102,7 +127,7 @@ describe('an agent run against the local code host', () => {
     expect(edit).toMatchObject({ lines_added: 4, lines_removed: 0 });
     const commit = page.conversation.find((i) => i.item_type === 'commit')!;
     expect(commit).toMatchObject({
-      branch: 'tandem-1',
+      branch: 'tandem-1-2',
       repository_name: 'acme/webapp',
       commit_message: 'Add subtract',
     });
@@ -118,8 +143,12 @@ describe('an agent run against the local code host', () => {
       title: string;
       head: { ref: string; sha: string };
     }[];
-    const pull = pulls.find((p) => p.head.ref === 'tandem-1');
+    const pull = pulls.find((p) => p.head.ref === 'tandem-1-2');
     expect(pull).toMatchObject({ title: 'Add subtract', head: { sha: commit.commit_sha } });
+    // The foreign branch is untouched and no pull request was opened or claimed from it.
+    const foreign = (await api('/repos/acme/webapp/branches/tandem-1')) as { commit: { sha: string } };
+    expect(foreign.commit.sha).toBe(foreignSha);
+    expect(pulls.some((p) => p.head.ref === 'tandem-1')).toBe(false);
     const lifecycle = page.conversation.find((i) => i.item_type === 'number_lifecycle')!;
     expect(lifecycle).toMatchObject({ number: pull!.number, action: 'opened' });
 
@@ -147,7 +176,7 @@ describe('an agent run against the local code host', () => {
     expect(meta.sources['acme/webapp']).toMatchObject([
       {
         type: 'branch',
-        branch: 'tandem-1',
+        branch: 'tandem-1-2',
         number: pull!.number,
         state: 'open',
         pr_draft: 'Add subtract\nAdds subtract(a, b).',

@@ -1,5 +1,5 @@
-import { agents, scriptLogs, type Db } from '@tandem/db';
-import { eq } from 'drizzle-orm';
+import { agents, conversationItems, scriptLogs, type Db } from '@tandem/db';
+import { and, eq, sql } from 'drizzle-orm';
 import { join } from 'node:path';
 import {
   AgentNetwork,
@@ -36,6 +36,23 @@ export interface WarmSandbox {
 
 export const agentBranch = (agent: Pick<AgentRow, 'number'>) => `tandem-${agent.number}`;
 
+/** Whether the agent pushed its branch: a commit item is written only after a successful push. */
+async function hasPushed(db: Db, agent: Pick<AgentRow, 'id' | 'branch'>): Promise<boolean> {
+  if (!agent.branch) return false;
+  const [commit] = await db
+    .select({ id: conversationItems.id })
+    .from(conversationItems)
+    .where(
+      and(
+        eq(conversationItems.agentId, agent.id),
+        eq(conversationItems.itemType, 'commit'),
+        sql`${conversationItems.data}->>'branch' = ${agent.branch}`,
+      ),
+    )
+    .limit(1);
+  return commit !== undefined;
+}
+
 /** Clones (or reuses) the agent's workspace and runs the repository's setup script on a fresh clone. */
 export async function prepareSandbox(
   deps: RuntimeDeps,
@@ -55,12 +72,19 @@ export async function prepareSandbox(
     cloneUrl: `${deps.codeHost.webUrl.replace(/\/+$/, '')}/${repo.fullName}.git`,
     auth: { token },
     baseBranch: agent.baseBranch ?? repo.defaultBranch,
-    branch: agentBranch(agent),
+    // Its own branch once it pushed to it; until then the first free name, so a branch that already
+    // exists on the code host (someone else's, or a previous database's agent) is never taken over.
+    branch: (await hasPushed(deps.db, agent)) ? agent.branch! : { free: agent.branch ?? agentBranch(agent) },
     author: { name: 'Tandem', email: 'tandem@users.noreply.github.com' },
     kind: deps.sandbox.kind,
   });
-  if (!agent.baseBranch)
-    await deps.db.update(agents).set({ baseBranch: workspace.baseBranch }).where(eq(agents.id, agent.id));
+  if (!agent.baseBranch || agent.branch !== workspace.branch) {
+    await deps.db
+      .update(agents)
+      .set({ baseBranch: agent.baseBranch ?? workspace.baseBranch, branch: workspace.branch })
+      .where(eq(agents.id, agent.id));
+    agent.branch = workspace.branch;
+  }
   if (workspace.cloned) {
     const run = await runRepoScript(workspace, SETUP_SCRIPT, {
       env,

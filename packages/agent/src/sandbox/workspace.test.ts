@@ -115,6 +115,25 @@ describe('prepareWorkspace', () => {
     expect((await prepareWorkspace(options(remote.url))).headSha).toBe(newer);
   });
 
+  it('never takes over a branch the code host already has: picks the next free name', async () => {
+    const remote = await createRemote();
+    const theirs = await remote.commit('theirs.txt', 'tandem-1');
+    await remote.commit('more-theirs.txt', 'tandem-1-2');
+    const ws = await prepareWorkspace(options(remote.url, { branch: { free: 'tandem-1' } }));
+    expect(ws).toMatchObject({ branch: 'tandem-1-3', headSha: remote.mainSha });
+    expect(await mustGit(ws.dir, ['symbolic-ref', '--short', 'HEAD'])).toBe('tandem-1-3');
+
+    const sha = await commitIn(ws.dir, 'mine.txt');
+    expect((await pushBranch(ws, AUTH)).pushed).toBe(true);
+    expect(await remote.remoteSha('refs/heads/tandem-1-3')).toBe(sha);
+    expect(await remote.remoteSha('refs/heads/tandem-1')).toBe(theirs);
+    // A free name is taken as it is.
+    const other = await prepareWorkspace(
+      options(remote.url, { agentId: 'agent-2', branch: { free: 'tandem-2' } }),
+    );
+    expect(other.branch).toBe('tandem-2');
+  });
+
   it('re-clones a directory left behind by an interrupted clone', async () => {
     const remote = await createRemote();
     const dir = join(root, 'workspaces', 'agent-1');

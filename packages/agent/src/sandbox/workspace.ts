@@ -20,8 +20,13 @@ export interface PrepareOptions {
   auth: GitAuth;
   /** null → the remote's default branch. */
   baseBranch: string | null;
-  /** The agent's branch, e.g. 'tandem-3'. */
-  branch: string;
+  /**
+   * The agent's branch, e.g. 'tandem-3', when it is known to be the agent's own (it pushed it);
+   * with `{ free: 'tandem-3' }` the first name the code host does not have yet is taken
+   * ('tandem-3', else 'tandem-3-2', 'tandem-3-3'…), so an agent never builds on a branch it did
+   * not create.
+   */
+  branch: string | { free: string };
   author: { name: string; email: string };
   /** Default: detectSandbox().kind. */
   kind?: SandboxKind;
@@ -76,6 +81,18 @@ async function syncMirror(mirror: string, cloneUrl: string, auth: GitAuth): Prom
     ['fetch', '--quiet', '--prune', '--no-tags', '--', cloneUrl, '+refs/heads/*:refs/heads/*'],
     { auth },
   );
+}
+
+const MAX_BRANCH_SUFFIX = 100;
+
+/** The first of `name`, `name-2`, `name-3`… that the code host (as just fetched) does not have. */
+async function freeBranch(mirror: string, name: string): Promise<string> {
+  for (let n = 1; n <= MAX_BRANCH_SUFFIX; n++) {
+    const candidate = n === 1 ? name : `${name}-${n}`;
+    const taken = await git(mirror, ['rev-parse', '--verify', '--quiet', `refs/heads/${candidate}`]);
+    if (taken.exitCode !== 0) return candidate;
+  }
+  throw new Error(`no free branch name: ${name} to ${name}-${MAX_BRANCH_SUFFIX} all exist on the code host`);
 }
 
 async function remoteDefaultBranch(mirror: string, cloneUrl: string, auth: GitAuth): Promise<string | null> {
@@ -149,14 +166,16 @@ async function checkoutAgentBranch(ws: GitWorkspace, branch: string, baseBranch:
  * Host git only ever runs in the mirror; every git command on the workspace runs in the sandbox.
  */
 export async function prepareWorkspace(options: PrepareOptions): Promise<PreparedWorkspace> {
-  const { auth, cloneUrl, branch } = options;
-  await assertBranchName(branch);
+  const { auth, cloneUrl } = options;
+  const wanted = typeof options.branch === 'string' ? options.branch : options.branch.free;
+  await assertBranchName(wanted);
   if (options.baseBranch !== null) await assertBranchName(options.baseBranch);
   const kind = options.kind ?? (await detectSandbox()).kind;
   const dir = join(options.root, options.agentId);
   const mirror = mirrorDir(options.root, options.agentId);
   const ws: GitWorkspace = { dir, kind };
   await syncMirror(mirror, cloneUrl, auth);
+  const branch = typeof options.branch === 'string' ? wanted : await freeBranch(mirror, wanted);
 
   const cloned = !existsSync(join(dir, '.git'));
   if (cloned) {

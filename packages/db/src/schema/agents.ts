@@ -22,7 +22,7 @@ export const agents = pgTable(
     id: uuid('id')
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    /** Per-repository counter: the agent's branch is tandem-{number}. */
+    /** Per-repository counter: the agent's branch is tandem-{number} when that name is free. */
     number: integer('number').notNull(),
     title: text('title').notNull().default('New Chat'),
     status: text('status').notNull().default('pending'),
@@ -45,6 +45,11 @@ export const agents = pgTable(
     agentType: text('agent_type').notNull().default('editor'),
     supervisorId: uuid('supervisor_id'),
     baseBranch: text('base_branch'),
+    /**
+     * The agent's own branch, chosen when its workspace is first prepared: tandem-{number}, or the
+     * next free name when the code host already has that branch (someone else's work).
+     */
+    branch: text('branch'),
     archived: boolean('archived').notNull().default(false),
     curPorts: jsonb('cur_ports').$type<unknown[]>().notNull().default([]),
     /** Repository scripts the user asked to run (POST run-script), taken by the agent's next run. */
