@@ -13,6 +13,7 @@ import { Link as RouterLink } from 'react-router';
 import { shellTranscript, visibleWorkflows, type FeedEntry } from './feed-model';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { useFeedRepo, useOpenTab } from './open-tab-context';
+import { Markdown } from '../../lib/Markdown';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
@@ -38,7 +39,7 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
         <Typography variant="caption" color="text.secondary">
           {username}
         </Typography>
-        <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{str(item.message)}</Typography>
+        <Markdown source={str(item.message)} sx={{ typography: 'body1' }} />
         {comments.length ? (
           <Stack component="ul" spacing={0.5} sx={{ m: 0, mt: 1, pl: 2 }} aria-label="Review comments">
             {comments.map((c, i) => (
@@ -46,7 +47,7 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
                 <Box component="span" sx={{ fontFamily: 'monospace' }}>
                   {str(c.path)}:{num(c.line)}
                 </Box>{' '}
-                {str(c.body)}
+                <Markdown source={str(c.body)} sx={{ display: 'inline-block', verticalAlign: 'top' }} />
               </Typography>
             ))}
           </Stack>

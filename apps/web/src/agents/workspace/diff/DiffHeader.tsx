@@ -2,6 +2,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { AgentBranch } from '@tandem/shared';
+import { Markdown } from '../../../lib/Markdown';
 import { canCreatePr, createPrUrl } from './branch-header';
 
 /** The branch's pull request (or its draft) and Create PR when there is none yet. */
@@ -35,13 +36,8 @@ export function DiffHeader({ branch }: { branch: AgentBranch }) {
         {pr ? ` · ${pr.state}` : branch.pushed ? '' : ' · not pushed yet'}
       </Typography>
       {body && (
-        // Plain text on purpose: the body is written by the agent and by others on the code host.
-        <Typography
-          variant="body2"
-          sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 160, overflow: 'auto' }}
-        >
-          {body}
-        </Typography>
+        // Written by the agent and by others on the code host: rendered as GitHub does, sanitised.
+        <Markdown source={body} sx={{ typography: 'body2', maxHeight: 160, overflow: 'auto' }} />
       )}
     </Stack>
   );
