@@ -45,7 +45,7 @@ describe('the agent workspace', () => {
     await page.getByRole('combobox', { name: 'Review model' }).click();
     await page.getByRole('option', { name: 'Off' }).click();
     await page.getByRole('combobox', { name: 'Review model' }).filter({ hasText: 'Off' }).waitFor();
-    await page.getByRole('button', { name: 'Context usage' }).click();
+    await page.getByRole('button', { name: /^Context .* tokens: change the summarization limit$/ }).click();
     const limit = page.getByRole('textbox', { name: 'Summarization limit' });
     await limit.fill('lots');
     await limit.press('Enter');

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
@@ -61,16 +62,21 @@ export function AdminBlogPage() {
       </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={4}>
         <List dense sx={{ minWidth: 260 }} aria-label="Posts">
-          <ListItemButton onClick={() => setDraft(EMPTY)} selected={!draft.id}>
-            <ListItemText primary="New post" />
-          </ListItemButton>
-          {(posts.data ?? []).map((post) => (
-            <ListItemButton key={post.id} onClick={() => edit(post)} selected={draft.id === post.id}>
-              <ListItemText
-                primary={post.title}
-                secondary={post.published ? post.id : `${post.id} (draft)`}
-              />
+          {/* Buttons inside list items: a <ul> may only hold <li> (axe "list"). */}
+          <ListItem disablePadding>
+            <ListItemButton onClick={() => setDraft(EMPTY)} selected={!draft.id}>
+              <ListItemText primary="New post" />
             </ListItemButton>
+          </ListItem>
+          {(posts.data ?? []).map((post) => (
+            <ListItem disablePadding key={post.id}>
+              <ListItemButton onClick={() => edit(post)} selected={draft.id === post.id}>
+                <ListItemText
+                  primary={post.title}
+                  secondary={post.published ? post.id : `${post.id} (draft)`}
+                />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
         <Stack component="form" spacing={2} sx={{ flexGrow: 1 }} onSubmit={(event) => void submit(event)}>

@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
@@ -106,7 +107,9 @@ export function DocsPage() {
               <MenuIcon />
             </IconButton>
             <Breadcrumbs aria-label="breadcrumb">
-              <RouterLink to="/docs">Docs</RouterLink>
+              <Link component={RouterLink} to="/docs">
+                Docs
+              </Link>
               <Typography color="text.primary">{current.title}</Typography>
             </Breadcrumbs>
           </Box>

@@ -74,7 +74,8 @@ export function AgentStatusMenus() {
           onClick={(e) => setRunningAnchor(e.currentTarget)}
         >
           <Badge badgeContent={badgeLabel(running.length)} color="primary">
-            <CircularProgress size={20} />
+            {/* Decorative: the button's label says what it is. */}
+            <CircularProgress size={20} aria-hidden />
           </Badge>
         </IconButton>
       ) : null}

@@ -7,7 +7,7 @@ import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { avatarColor, type User } from '@tandem/shared';
+import { avatarColor, avatarTextColor, type User } from '@tandem/shared';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useClientConfig } from '../api/config';
@@ -44,7 +44,12 @@ export function UserMenu({ user }: { user: User }) {
         <Avatar
           alt={user.username}
           src={config.data ? `${config.data.code_host_url}/${user.username}.png` : undefined}
-          sx={{ width: 32, height: 32, bgcolor: avatarColor(user.username) }}
+          sx={{
+            width: 32,
+            height: 32,
+            bgcolor: avatarColor(user.username),
+            color: avatarTextColor(avatarColor(user.username)),
+          }}
         >
           {user.username.slice(0, 1).toUpperCase()}
         </Avatar>

@@ -4,7 +4,7 @@ import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
-import { avatarColor } from '@tandem/shared';
+import { avatarColor, avatarTextColor } from '@tandem/shared';
 import { usePageTitle } from '../lib/page-title';
 import team from './team.json';
 
@@ -29,7 +29,15 @@ export function TeamPage() {
           <Grid key={member.name} size={{ xs: 12, sm: 6, md: 3 }}>
             <Card variant="outlined" sx={{ height: '100%' }} component="article" aria-label={member.name}>
               <CardContent>
-                <Avatar sx={{ bgcolor: avatarColor(member.name), width: 56, height: 56, mb: 2 }}>
+                <Avatar
+                  sx={{
+                    bgcolor: avatarColor(member.name),
+                    color: avatarTextColor(avatarColor(member.name)),
+                    width: 56,
+                    height: 56,
+                    mb: 2,
+                  }}
+                >
                   {member.name
                     .split(' ')
                     .map((part) => part[0])

@@ -99,7 +99,8 @@ export function AgentSettingsBar(props: {
                 <Box
                   role="button"
                   tabIndex={0}
-                  aria-label="Context usage"
+                  // The visible text starts the name (WCAG 2.5.3), then what the button does.
+                  aria-label={`Context ${agent.cur_tokens.toLocaleString()} / ${agent.summarization_limit.toLocaleString()} tokens: change the summarization limit`}
                   onClick={() => setLimitDraft(String(agent.summarization_limit))}
                   onKeyDown={(e) => e.key === 'Enter' && setLimitDraft(String(agent.summarization_limit))}
                   sx={{ cursor: 'pointer' }}
@@ -108,7 +109,7 @@ export function AgentSettingsBar(props: {
                     Context {agent.cur_tokens.toLocaleString()} / {agent.summarization_limit.toLocaleString()}{' '}
                     tokens
                   </Typography>
-                  <LinearProgress variant="determinate" value={used} />
+                  <LinearProgress variant="determinate" value={used} aria-label="Context used" />
                 </Box>
               </Tooltip>
             ) : (

@@ -94,7 +94,7 @@ export function AgentTopBar(props: {
                 void actions.interrupt().catch(() => setPausing(false));
               }}
             >
-              {pausing ? <CircularProgress size={20} /> : <PauseIcon />}
+              {pausing ? <CircularProgress size={20} aria-label="Pausing" /> : <PauseIcon />}
             </IconButton>
           </span>
         </Tooltip>

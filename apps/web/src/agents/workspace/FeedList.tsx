@@ -88,7 +88,11 @@ export function FeedList(props: {
       sx={{ flex: 1, overflowY: 'auto', px: 2, position: 'relative' }}
     >
       {props.loadingOlder ? (
-        <CircularProgress size={20} sx={{ position: 'sticky', top: 8, left: '50%', zIndex: 1 }} />
+        <CircularProgress
+          size={20}
+          aria-label="Loading older messages"
+          sx={{ position: 'sticky', top: 8, left: '50%', zIndex: 1 }}
+        />
       ) : null}
       <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {virtualizer.getVirtualItems().map((virtual) => {
