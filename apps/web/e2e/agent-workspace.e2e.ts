@@ -84,6 +84,13 @@ describe('the agent workspace', () => {
     // The hand-over parameters are gone from the address, and the message shows once.
     expect(new URL(page.url()).search).toBe('');
     expect(await feed.getByText('Open me right away').count()).toBe(1);
+    // The same title after a reload (no longer in the address), in the heading and the tab; the ▶/⏸
+    // is an icon, its character kept only for the accessible name.
+    await page.reload();
+    const heading = page.getByRole('heading', { level: 1, name: /^[▶⏸] Open me right away$/ });
+    await heading.waitFor();
+    await expect.poll(() => page.title()).toMatch(/^(\(\d+\) )?[▶⏸] Open me right away · Tandem$/);
+    expect(await heading.locator('svg[aria-hidden="true"]').count()).toBe(1);
     await context.close();
   });
 

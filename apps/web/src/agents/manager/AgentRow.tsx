@@ -10,7 +10,8 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import { relativeTime, type AgentMetadata } from '@tandem/shared';
 import { Link as RouterLink } from 'react-router';
-import { agentPath, displayTitle } from '../agent-display';
+import { agentPath, isWorking } from '../agent-display';
+import { WorkingGlyph } from '../WorkingGlyph';
 
 export const COLUMN_COUNT = 5;
 
@@ -41,7 +42,8 @@ export function AgentRow(props: { agent: AgentMetadata; busy: boolean; onToggleA
             underline="hover"
             sx={{ wordBreak: 'break-word' }}
           >
-            {displayTitle(agent)}
+            <WorkingGlyph working={isWorking(agent.status)} />
+            {agent.title}
           </Link>
           {agent.archived ? <Chip label="Archived" size="small" variant="outlined" /> : null}
         </Stack>

@@ -2,6 +2,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { titleError } from '@tandem/shared';
 import { useState } from 'react';
+import { WorkingGlyph } from '../WorkingGlyph';
 
 /** The editable title (workspace §5): 2–200 characters, no line breaks, cut at 200. */
 export function AgentTitle(props: {
@@ -14,7 +15,6 @@ export function AgentTitle(props: {
   const [shown, setShown] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const title = shown ?? props.title;
-  const prefix = props.working ? '▶ ' : '⏸ ';
 
   if (draft === null) {
     return (
@@ -25,7 +25,7 @@ export function AgentTitle(props: {
         onClick={() => props.canEdit && setDraft(title)}
         sx={{ cursor: props.canEdit ? 'text' : 'default', overflow: 'hidden', textOverflow: 'ellipsis' }}
       >
-        {prefix}
+        <WorkingGlyph working={props.working} />
         {title}
         {failure ? (
           <Typography component="span" color="error" variant="body2" sx={{ ml: 1 }}>

@@ -31,14 +31,23 @@ import { primaryBranch } from './AgentToolbarMenus';
 import { loadLayout, openTab as openTabIn, saveLayout, type Layout, type WorkspaceTab } from './tabs';
 import { WorkspaceTabs } from './WorkspaceTabs';
 import { useAgentActions, useAgentMetadata, useConversation } from './agent-api';
-import { agentPath, isWorking } from '../agent-display';
+import { agentPath, displayTitle, isWorking } from '../agent-display';
+import { readStored, writeStored } from '../../lib/storage';
+import { usePageTitle } from '../../lib/page-title';
 import { feedEntries, unresolvedPending, type PendingMessage } from './feed-model';
 
 /** Seeds the pending message the new-agent form handed over in the URL, then cleans the URL. */
-function useSeededPending(): { pending: PendingMessage[]; tempTitle: string | null } {
+function useSeededPending(agentId: string): { pending: PendingMessage[]; tempTitle: string | null } {
   const [params, setParams] = useSearchParams();
-  // Shown until the agent names itself (workspace §2 temp_title).
-  const [tempTitle] = useState(() => params.get('temp_title'));
+  // Shown until the agent names itself (workspace §2 temp_title). Kept for the tab's session, so a
+  // reload (which no longer has it in the URL) shows the same title.
+  const [tempTitle] = useState(() => {
+    const key = `tandem:temp-title:${agentId}`;
+    const fromUrl = params.get('temp_title');
+    if (fromUrl === null) return readStored(key, 'session');
+    writeStored(key, fromUrl, 'session');
+    return fromUrl;
+  });
   const [seed] = useState<PendingMessage[]>(() => {
     const message = params.get('message');
     const eventUuid = params.get('event_uuid');
@@ -71,7 +80,7 @@ function AgentWorkspace(props: { party: boolean }) {
   const metadata = useAgentMetadata(agentId);
   const conversation = useConversation(agentId);
   const actions = useAgentActions(agentId);
-  const seeded = useSeededPending();
+  const seeded = useSeededPending(agentId);
   const [pending, setPending] = useState<PendingMessage[]>(seeded.pending);
   const [notice, setNotice] = useState<(Notice & { key: number }) | null>(null);
   const notify = useCallback((next: Notice) => setNotice({ ...next, key: Date.now() }), []);
@@ -97,12 +106,18 @@ function AgentWorkspace(props: { party: boolean }) {
   const agent = metadata.data;
   const repoName = agent?.repo_name ?? (owner && repo ? `${owner}/${repo}` : '');
   const working = isWorking(agent?.status);
+  // One title everywhere (top bar, breadcrumbs, tab), the same before and after a reload.
+  const shownTitle =
+    agent && seeded.tempTitle && agent.title === DEFAULT_AGENT_TITLE ? seeded.tempTitle : agent?.title;
 
   useBreadcrumbs([
     { label: user?.username ?? '', to: '/gh' },
     { label: repoName, to: `/gh/${repoName}/agents` },
-    { label: agent?.title ?? 'Agent' },
+    { label: shownTitle ?? 'Agent' },
   ]);
+  usePageTitle(
+    agent && shownTitle ? `${displayTitle({ status: agent.status, title: shownTitle })} ·` : undefined,
+  );
   const latest = conversation.items.at(-1)?.timestamp;
   useEffect(() => {
     if (!latest || !agentId) return;
@@ -177,11 +192,7 @@ function AgentWorkspace(props: { party: boolean }) {
           <AddCommentContext.Provider value={addComment}>
             <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
               <AgentTopBar
-                agent={
-                  seeded.tempTitle && agent.title === DEFAULT_AGENT_TITLE
-                    ? { ...agent, title: seeded.tempTitle }
-                    : agent
-                }
+                agent={shownTitle && shownTitle !== agent.title ? { ...agent, title: shownTitle } : agent}
                 can={can}
                 small={small}
                 actions={actions}
