@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
@@ -67,14 +68,19 @@ export function RepositoriesPage() {
       />
       {repos.length === 0 ? (
         <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
-          No Repositories Found
+          {term || (user?.repositories ?? []).length
+            ? 'No Repositories Found'
+            : 'No repositories yet: create one with Create Repo, or give the App access to one on the code host.'}
         </Typography>
       ) : (
         <List aria-label="Repositories">
           {repos.map((name) => (
-            <ListItemButton key={name} component={RouterLink} to={`/gh/${name}/agents`}>
-              <ListItemText primary={name} />
-            </ListItemButton>
+            // Links inside list items: a <ul> may only hold <li> (axe "list").
+            <ListItem key={name} disablePadding>
+              <ListItemButton component={RouterLink} to={`/gh/${name}/agents`}>
+                <ListItemText primary={name} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}

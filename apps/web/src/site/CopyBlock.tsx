@@ -31,6 +31,8 @@ export function CopyBlock({ label, text }: { label: string; text: string }) {
       <Box
         component="pre"
         aria-label={label}
+        // Long lines scroll sideways: focusable so keyboard users can scroll it too.
+        tabIndex={0}
         sx={{ p: 2, pr: 6, bgcolor: 'action.hover', borderRadius: 1, overflow: 'auto', fontSize: 13, m: 0 }}
       >
         {text}

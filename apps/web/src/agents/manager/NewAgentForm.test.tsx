@@ -33,6 +33,13 @@ describe('NewAgentForm', () => {
     localStorage.clear();
   });
 
+  it('points a user whose installation has no repositories to Create Repo', async () => {
+    api();
+    renderSignedIn(<NewAgentForm user={{ ...bob, repositories: [] }} notify={vi.fn()} />);
+    await screen.findByRole('combobox', { name: 'Model' });
+    expect(screen.getByRole('link', { name: 'Create a repository' }).getAttribute('href')).toBe('/gh');
+  });
+
   it('has labelled inputs and asks for a repository before sending anything', async () => {
     const calls = api();
     await renderForm();

@@ -10,7 +10,7 @@ import { useTheme } from '@mui/material/styles';
 import { MESSAGE_MAX_CHARS, type User } from '@tandem/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { useClientConfig } from '../../api/config';
 import { currentUserKey } from '../../auth/current-user';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
@@ -153,6 +153,15 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
         <Stack spacing={2}>
           {failure ? (
             <FailureAlert failure={failure} settingsUrl={settingsUrl} onClose={() => setFailure(null)} />
+          ) : null}
+          {user.repositories.length === 0 ? (
+            <Alert severity="info">
+              Your installation has no repositories yet.{' '}
+              <Link component={RouterLink} to="/gh">
+                Create a repository
+              </Link>{' '}
+              first, or give the App access to one on the code host.
+            </Alert>
           ) : null}
           <Stack
             direction={{ xs: 'column', md: 'row' }}
