@@ -14,8 +14,6 @@ export interface SandboxSupport {
    * <first stderr line>'. Under bubblewrap it says whether agents can get network access at all.
    */
   detail: string;
-  /** Bubblewrap only: slirp4netns works here, so agents' namespaces can reach the outside. */
-  slirp?: boolean;
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -77,7 +75,6 @@ function interpret(
   return {
     kind: 'bubblewrap',
     detail: `${bwrapVersion ? `bwrap ${bwrapVersion}` : 'bwrap'}, ${network}`,
-    slirp: slirp?.status === 0,
   };
 }
 
