@@ -44,12 +44,14 @@ export interface SpawnSpec {
   workspace: string;
   env?: Record<string, string>;
   /**
-   * Default true. Under bubblewrap, true means the agent's network namespace when `agentNetwork` is
-   * given, else a namespace of the command's own with slirp4netns; false means loopback only. Never
-   * the host's network.
+   * Without `agentNetwork` (default true): under bubblewrap, true means a namespace of the command's
+   * own with slirp4netns, false loopback only. Never the host's network.
    */
   network?: boolean;
-  /** The agent's shared network namespace (bubblewrap only), which every command of the agent joins. */
+  /**
+   * The agent's shared network namespace (bubblewrap only). When given, the command always joins
+   * it, and the namespace alone decides about outside access (AgentNetwork's `internet`).
+   */
   agentNetwork?: AgentNetwork | null;
   kind: SandboxKind;
   /** Host paths bound read-only at the same path (bubblewrap only). */
@@ -96,9 +98,8 @@ export function spawnSandboxed(spec: SpawnSpec): ChildProcessWithoutNullStreams 
   if (spec.kind === 'process') return spawn('bash', ['-c', spec.command], options);
   const bwrap = findBwrap();
   if (!bwrap) throw new Error('bubblewrap sandbox requested but bwrap is not on PATH');
-  const wantsNetwork = spec.network ?? true;
-  const joined = wantsNetwork && spec.agentNetwork ? spec.agentNetwork : null;
-  const slirp = wantsNetwork && !joined ? findSlirp() : null;
+  const joined = spec.agentNetwork ?? null;
+  const slirp = (spec.network ?? true) && !joined ? findSlirp() : null;
   const unshare = slirp ? findProgram('unshare') : null;
   const own = slirp !== null && unshare !== null;
   const args = bwrapArgs({

@@ -37,8 +37,7 @@ async function startShell(ctx: ToolContext, command: string, scriptPath: string 
     cwd: ctx.workspace.dir,
     workspace: ctx.workspace.dir,
     env: ctx.env,
-    // The agent's namespace decides about outside access itself (TANDEM_SANDBOX_NETWORK=off: none).
-    network: ctx.agentNetwork ? true : ctx.network,
+    network: ctx.network,
     agentNetwork: ctx.agentNetwork ?? null,
     kind: ctx.sandboxKind,
   });
