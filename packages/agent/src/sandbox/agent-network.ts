@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { findBwrap, findProgram } from './bwrap.js';
+import { watchHelper } from './helper-process.js';
 import { PortBridge } from './port-bridge.js';
 import { attachSlirp, findSlirp, type Slirp } from './slirp.js';
 
@@ -62,19 +63,14 @@ export class AgentNetwork {
       stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
       env: { PATH: '/usr/bin:/bin' },
     });
-    const holderExited = new Promise<void>((resolve) => {
-      holder.once('exit', () => resolve());
-      holder.once('error', () => resolve());
-    });
+    const { exited: holderExited, stderr } = watchHelper(holder);
     holder.stdin?.on('error', () => undefined);
-    let stderr = '';
-    holder.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
     let pid: number;
     try {
       pid = await withTimeout(
         Promise.race([
           readChildPid(holder.stdio[3] as Readable),
-          holderExited.then(() => Promise.reject(new Error(`bwrap exited: ${stderr.trim()}`))),
+          holderExited.then(() => Promise.reject(new Error(`bwrap exited: ${stderr().trim()}`))),
         ]),
         HOLDER_TIMEOUT_MS,
       );

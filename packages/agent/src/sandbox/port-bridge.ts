@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { watchHelper, whenReady } from './helper-process.js';
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -73,32 +74,17 @@ export class PortBridge {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { PATH: '/usr/bin:/bin' },
     });
-    const exited = new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.once('error', () => resolve());
-    });
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
     child.stdin?.on('error', () => undefined);
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const fail = (reason: string) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        child.kill('SIGKILL');
-        reject(new Error(`port bridge failed: ${reason} ${stderr.trim()}`.trim()));
-      };
-      const timer = setTimeout(() => fail('not ready in time'), START_TIMEOUT_MS);
-      child.once('error', (error) => fail(error.message));
-      child.once('exit', (code, signal) => fail(`exited (${signal ?? String(code)})`));
-      (child.stdout as Readable).once('data', () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(new PortBridge(child, socketPath, exited));
-      });
-    });
+    const { exited, stderr } = watchHelper(child);
+    return whenReady(
+      child,
+      child.stdout as Readable,
+      {
+        timeoutMs: START_TIMEOUT_MS,
+        failure: (reason) => `port bridge failed: ${reason} ${stderr().trim()}`.trim(),
+      },
+      () => new PortBridge(child, socketPath, exited),
+    );
   }
 
   /** A TCP listener on `host` (port chosen by the system) leading to `port` in the namespace. */

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { findProgram } from './bwrap.js';
+import { watchHelper, whenReady } from './helper-process.js';
 
 const READY_TIMEOUT_MS = 10_000;
 
@@ -41,32 +42,19 @@ export function attachSlirp(slirp: string, pid: number): Promise<Slirp> {
   const exitPipe = child.stdio[4] as Writable;
   exitPipe.on('error', () => undefined);
   ready.on('error', () => undefined);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', () => resolve());
-  });
-  return new Promise<Slirp>((resolve, reject) => {
-    let settled = false;
-    const fail = (reason: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      const last = stderr.trim().split('\n').pop();
-      reject(new Error(`slirp4netns failed: ${reason}${last ? ` (${last})` : ''}`));
-    };
-    const timer = setTimeout(() => fail('not ready in time'), READY_TIMEOUT_MS);
-    child.once('error', (error) => fail(error.message));
-    child.once('exit', (code, signal) => fail(`exited (${signal ?? String(code)})`));
-    ready.once('data', () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(handle(child, exitPipe, exited));
-    });
-  });
+  const { exited, stderr } = watchHelper(child);
+  return whenReady(
+    child,
+    ready,
+    {
+      timeoutMs: READY_TIMEOUT_MS,
+      failure: (reason) => {
+        const last = stderr().trim().split('\n').pop();
+        return `slirp4netns failed: ${reason}${last ? ` (${last})` : ''}`;
+      },
+    },
+    () => handle(child, exitPipe, exited),
+  );
 }
 
 function handle(child: ChildProcess, exitPipe: Writable, exited: Promise<void>): Slirp {
