@@ -1,4 +1,4 @@
-import { agents, conversationItems, scriptLogs, type Db } from '@tandem/db';
+import { agents, conversationItems, type Db } from '@tandem/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { join } from 'node:path';
 import {
@@ -11,6 +11,7 @@ import {
   type ShellSession,
 } from '../sandbox/index.js';
 import { endOrphanedShells } from './ended-shells.js';
+import { recordScriptLog } from './script-logs.js';
 import type { NewItem } from './items.js';
 import { PortTracker } from './ports.js';
 import type { RuntimeDeps } from './run-agent.js';
@@ -94,16 +95,7 @@ export async function prepareSandbox(
       scrub,
     });
     if (run.exists) {
-      await deps.db.insert(scriptLogs).values({
-        repositoryId: repo.id,
-        agentId: agent.id,
-        path: SETUP_SCRIPT,
-        statusCode: run.statusCode,
-        startedAt: new Date(run.startedAt),
-        durationMs: Math.round(run.durationMs),
-        scriptContents: scrub(run.contents),
-        output: run.output.slice(0, 1024 * 1024),
-      });
+      await recordScriptLog(deps.db, { repositoryId: repo.id, agentId: agent.id }, run, scrub);
       await emit({
         itemType: 'action',
         actionType: 'ActivitySummaryEvent',

@@ -1,5 +1,5 @@
-import { scriptLogs } from '@tandem/db';
 import { z } from 'zod';
+import { recordScriptLog } from '../script-logs.js';
 import { upsertBranchSource } from '../sources.js';
 import { pushBranch, runRepoScript, sandboxGit } from '../../sandbox/index.js';
 import { defineTool, ToolInputError, type ToolContext } from './types.js';
@@ -23,20 +23,13 @@ async function formatScript(ctx: ToolContext) {
     scrub: ctx.scrub,
   });
   if (!run.exists) return null;
-  const [log] = await ctx.db
-    .insert(scriptLogs)
-    .values({
-      repositoryId: ctx.repo.id,
-      agentId: ctx.agent.id,
-      path: FORMAT_SCRIPT,
-      statusCode: run.statusCode,
-      startedAt: new Date(run.startedAt),
-      durationMs: Math.round(run.durationMs),
-      scriptContents: ctx.scrub(run.contents),
-      output: run.output.slice(0, 1024 * 1024),
-    })
-    .returning({ id: scriptLogs.id });
-  return { logId: log!.id, status: run.statusCode === 0 ? 'success' : 'failure', output: run.output };
+  const logId = await recordScriptLog(
+    ctx.db,
+    { repositoryId: ctx.repo.id, agentId: ctx.agent.id },
+    run,
+    ctx.scrub,
+  );
+  return { logId, status: run.statusCode === 0 ? 'success' : 'failure', output: run.output };
 }
 
 function coAuthor(ctx: ToolContext): string {
