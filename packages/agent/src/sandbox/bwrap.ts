@@ -7,14 +7,27 @@ export const SANDBOX_UID = 1000;
 export const SANDBOX_GID = 1000;
 export const SANDBOX_HOSTNAME = 'sandbox';
 
-/** Locates a program on the server's PATH (the sandbox's own PATH is irrelevant: it runs on the host). */
+const found = new Map<string, string | null>();
+
+/**
+ * Locates a program on the server's PATH (the sandbox's own PATH is irrelevant: it runs on the
+ * host). Remembered per PATH: every sandboxed command looks up bwrap, slirp4netns and unshare, and
+ * scanning PATH each time is file-system work on the hot path for an answer that does not change.
+ */
 export function findProgram(name: string): string | null {
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d));
-  for (const dir of [...dirs, '/usr/bin', '/usr/local/bin']) {
+  const path = process.env.PATH ?? '';
+  const key = `${name}\0${path}`;
+  if (found.has(key)) return found.get(key)!;
+  let result: string | null = null;
+  for (const dir of [...path.split(delimiter).filter((d) => isAbsolute(d)), '/usr/bin', '/usr/local/bin']) {
     const candidate = join(dir, name);
-    if (existsSync(candidate)) return candidate;
+    if (existsSync(candidate)) {
+      result = candidate;
+      break;
+    }
   }
-  return null;
+  found.set(key, result);
+  return result;
 }
 
 export function findBwrap(): string | null {
