@@ -13,6 +13,9 @@ import { useModelList } from '../manager/agents-api';
 import { ModelSelect } from '../manager/ModelSelect';
 import { metadataKey } from './agent-api';
 
+// A small basis lets both selectors share a phone-width row; the cap keeps them tidy when wide.
+const SELECT_SX = { flex: '1 1 9rem', minWidth: '9rem', maxWidth: '16rem' } as const;
+
 /** Model, review model and the context gauge with its summarization-limit editor. */
 export function AgentSettingsBar(props: {
   agent: AgentMetadata;
@@ -61,7 +64,8 @@ export function AgentSettingsBar(props: {
   return (
     <Stack spacing={1}>
       {error ? <Alert severity="error">{error}</Alert> : null}
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      {/* useFlexGap: margins between wrapped items would indent the second row. */}
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {models.data ? (
           <>
             <ModelSelect
@@ -71,6 +75,7 @@ export function AgentSettingsBar(props: {
               admin={admin}
               value={agent.model}
               disabled={!canChooseModels}
+              sx={SELECT_SX}
               onChange={(model) =>
                 void put('update-model', { model }, 'There was an error setting the agent model.')
               }
@@ -82,6 +87,7 @@ export function AgentSettingsBar(props: {
               admin={admin}
               value={agent.review_model}
               disabled={!canChooseModels}
+              sx={SELECT_SX}
               onChange={(model) =>
                 void put(
                   'update-review-model',

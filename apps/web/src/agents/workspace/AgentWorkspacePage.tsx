@@ -190,7 +190,7 @@ function AgentWorkspace(props: { party: boolean }) {
       <AttachImageContext.Provider value={can.chat ? (image) => composerAttach.current?.(image) : null}>
         <FeedRepoContext.Provider value={feedRepo}>
           <AddCommentContext.Provider value={addComment}>
-            <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
+            <Stack sx={{ height: 'calc(100dvh - 64px)', px: 2, py: 1 }} spacing={1}>
               <AgentTopBar
                 agent={shownTitle && shownTitle !== agent.title ? { ...agent, title: shownTitle } : agent}
                 can={can}
