@@ -27,6 +27,7 @@ import {
   storePreferredReviewModel,
 } from './model-choice';
 import { ModelSelect } from './ModelSelect';
+import { ModelSetupHint } from './ModelSetupHint';
 import type { Notify } from './Notice';
 import {
   initialRepository,
@@ -92,11 +93,18 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const [failure, setFailure] = useState<CreateFailure | null>(null);
 
   const list = models.data?.models;
-  const model = modelPick ?? (list ? chooseModel(readPreferredModel(), list, user.admin) : undefined);
+  const serverDefaults = models.data
+    ? { model: { server: models.data.default_model }, review: { server: models.data.default_review_model } }
+    : null;
+  const model =
+    modelPick ??
+    (list && serverDefaults
+      ? chooseModel(readPreferredModel(), list, user.admin, serverDefaults.model)
+      : undefined);
   const reviewModel = reviewPick
     ? reviewPick.key
-    : list
-      ? chooseReviewModel(readPreferredReviewModel(), list, user.admin)
+    : list && serverDefaults
+      ? chooseReviewModel(readPreferredReviewModel(), list, user.admin, serverDefaults.review)
       : undefined;
   const canSend = message.trim().length > 0 || images.length > 0;
 
@@ -208,6 +216,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
               </>
             ) : null}
           </Stack>
+          {list && model !== undefined ? <ModelSetupHint models={list} model={model} /> : null}
           <TextField
             label="Message"
             placeholder="What should the agent do?"

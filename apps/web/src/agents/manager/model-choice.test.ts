@@ -27,9 +27,20 @@ describe('defaultModel', () => {
     expect(defaultModel(catalog(true, ['sonnet-4', 'gpt-5-fast']), true)).toBe('sonnet-4');
   });
 
-  it("falls back to 'sonnet-4-5' when no recommended model can run", () => {
-    expect(defaultModel(catalog(false, ['opus-4-1']), false)).toBe('sonnet-4-5');
+  // Issue 16: a model that cannot run is never preselected while another one can.
+  it('falls back to any model that can run when no recommended one can', () => {
+    expect(defaultModel(catalog(false, ['opus-4-1']), false)).toBe('opus-4-1');
+  });
+
+  it("falls back to 'sonnet-4-5' only when no model can run at all", () => {
+    expect(defaultModel(catalog(false, []), false)).toBe('sonnet-4-5');
     expect(defaultModel([], false)).toBe('sonnet-4-5');
+  });
+
+  it("prefers the server's default (TANDEM_DEFAULT_MODEL) when it can run", () => {
+    expect(defaultModel(catalog(false), false, 'gpt-5-fast')).toBe('gpt-5-fast');
+    expect(defaultModel(catalog(false, ['sonnet-4-5']), false, 'gpt-5-fast')).toBe('sonnet-4-5');
+    expect(defaultModel(catalog(false, []), false, 'gpt-5-fast')).toBe('gpt-5-fast');
   });
 });
 
@@ -48,7 +59,27 @@ describe('chooseModel', () => {
   });
 });
 
+describe('chooseModel with defaults', () => {
+  it('takes the stored choice, then the repository default, then the server default', () => {
+    const list = catalog(false, ['opus-4-1', 'gpt-5-fast', 'sonnet-4-5']);
+    const defaults = { server: 'sonnet-4-5', repository: 'gpt-5-fast' };
+    expect(chooseModel('opus-4-1', list, false, defaults)).toBe('opus-4-1');
+    expect(chooseModel(null, list, false, defaults)).toBe('gpt-5-fast');
+    expect(chooseModel(null, list, false, { server: 'opus-4-1', repository: null })).toBe('opus-4-1');
+    // A repository default that cannot run here is passed over.
+    expect(chooseModel(null, catalog(false, ['sonnet-4-5']), false, defaults)).toBe('sonnet-4-5');
+  });
+});
+
 describe('chooseReviewModel', () => {
+  it('never preselects a reviewer that cannot run here', () => {
+    expect(chooseReviewModel(null, catalog(false, ['sonnet-4-5']), false)).toBeNull();
+    expect(chooseReviewModel('gpt-5-medium', catalog(false, ['sonnet-4-5']), false)).toBeNull();
+    expect(
+      chooseReviewModel(null, catalog(false, ['gemini-2-5-pro']), false, { repository: 'gemini-2-5-pro' }),
+    ).toBe('gemini-2-5-pro');
+  });
+
   it("defaults to 'gpt-5-medium'", () => {
     expect(chooseReviewModel(null, catalog(false), false)).toBe('gpt-5-medium');
     expect(chooseReviewModel('nope', catalog(false), false)).toBe('gpt-5-medium');
