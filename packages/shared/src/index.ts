@@ -19,3 +19,4 @@ export * from './api/agent-code.js';
 export * from './api/previews.js';
 export * from './api/text.js';
 export * from './api/github-webhooks.js';
+export * from './api/branches.js';

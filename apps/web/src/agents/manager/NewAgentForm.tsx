@@ -26,6 +26,7 @@ import {
   storePreferredModel,
   storePreferredReviewModel,
 } from './model-choice';
+import { BranchPicker } from './BranchPicker';
 import { ModelSelect } from './ModelSelect';
 import { ModelSetupHint } from './ModelSetupHint';
 import type { Notify } from './Notice';
@@ -90,6 +91,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const [modelPick, setModelPick] = useState<string | null>(null);
   const [reviewPick, setReviewPick] = useState<{ key: string | null } | null>(null);
   const [creating, setCreating] = useState(false);
+  const [baseBranch, setBaseBranch] = useState<string | null>(null);
   const [failure, setFailure] = useState<CreateFailure | null>(null);
 
   const list = models.data?.models;
@@ -118,7 +120,14 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
     const chosen = user.repositories.find((repo) => repo.toLowerCase() === typed.toLowerCase()) ?? typed;
     setCreating(true);
     setFailure(null);
-    const result = await createAgent(user, { repository: chosen, body: message, images, model, reviewModel });
+    const result = await createAgent(user, {
+      repository: chosen,
+      body: message,
+      images,
+      model,
+      reviewModel,
+      baseBranch,
+    });
     setCreating(false);
     if (!result.ok) {
       setFailure(result.failure);
@@ -249,6 +258,15 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
                 void attachments.add(files);
               }}
               onRemove={attachments.remove}
+            />
+            <BranchPicker
+              repository={
+                user.repositories.find((repo) => repo.toLowerCase() === repository.trim().toLowerCase()) ??
+                null
+              }
+              value={baseBranch}
+              disabled={creating}
+              onChange={setBaseBranch}
             />
             {creating ? <CircularProgress size={24} aria-label="Creating agent" /> : null}
             <Button type="submit" variant="contained" disabled={creating}>
