@@ -1,14 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '@tandem/db';
-import {
-  ASSET_MAX_BYTES,
-  ASSET_MODES,
-  ASSET_TYPES,
-  BLOG_MESSAGES,
-  blogUpdateSchema,
-  type AssetMode,
-} from '@tandem/shared';
+import { ASSET_MAX_BYTES, ASSET_MODES, ASSET_TYPES, BLOG_MESSAGES, blogUpdateSchema } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
 import { AppError, forbidden, notFound } from '../errors/app-error.js';
