@@ -1,15 +1,13 @@
 import { repositoryBranchesSchema } from '@tandem/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { splitRepository } from './repositories';
-
-export const repositoryBranchesKey = (repository: string) =>
-  ['repositories', repository.toLowerCase(), 'branches'] as const;
 
 /** GET /api/repositories/{owner}/{repo}/branches, only for a repository the user can reach. */
 export function useRepositoryBranches(repository: string | null) {
   return useQuery({
-    queryKey: repositoryBranchesKey(repository ?? ''),
+    queryKey: queryKeys.repositoryBranches(repository ?? ''),
     enabled: repository !== null,
     staleTime: 30_000,
     retry: false,

@@ -1,0 +1,32 @@
+/**
+ * Every TanStack Query key of the web app, in one place, so invalidations and queries cannot drift
+ * apart. A key's first element is its domain; invalidating a prefix (e.g. `queryKeys.agent(id)`)
+ * refreshes everything under it.
+ */
+export const queryKeys = {
+  config: ['config'] as const,
+  currentUser: ['users', 'me'] as const,
+  models: ['models'] as const,
+
+  agentLists: ['agents', 'list'] as const,
+  statusCounts: ['agents', 'status-counts'] as const,
+  repositoryBranches: (repository: string) => ['repositories', repository.toLowerCase(), 'branches'] as const,
+
+  agent: (agentId: string) => ['agent', agentId] as const,
+  agentMetadata: (agentId: string) => ['agent', agentId, 'metadata'] as const,
+  agentLatestTimestamp: (agentId: string) => ['agent', agentId, 'latest-timestamp'] as const,
+  agentScripts: (agentId: string, branch: string | null) => ['agent', agentId, 'scripts', branch] as const,
+  agentFile: (agentId: string, repository: string, path: string, ref: string | null) =>
+    ['agent', agentId, 'file', repository, path, ref] as const,
+  agentLog: (agentId: string, logId: string) => ['agent', agentId, 'log', logId] as const,
+  agentBranch: (agentId: string, sourceId: string | null) => ['agent', agentId, 'branch', sourceId] as const,
+  agentDiff: (agentId: string, sourceId: string | null, from: string | null, to: string | null) =>
+    ['agent', agentId, 'diff', sourceId, from, to] as const,
+  agentPreview: (agentId: string, port: number) => ['agent', agentId, 'preview', port] as const,
+
+  blog: ['blog'] as const,
+  blogPosts: (admin: boolean) => ['blog', admin ? 'admin' : 'public'] as const,
+  blogPost: (id: string) => ['blog', 'post', id] as const,
+
+  cliToken: (userId: string | undefined) => ['cli-token', userId] as const,
+};
