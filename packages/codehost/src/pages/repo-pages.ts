@@ -3,8 +3,9 @@ import { listBranches, listTree, readPath } from '../git/repo-reads.js';
 import { sessionUser } from '../oauth/routes.js';
 import { HttpError, type Context } from '../rest/context.js';
 import { compare } from '../rest/repos.js';
-import { openPull, pullJson } from '../rest/pulls.js';
-import { eventBase } from '../rest/issues.js';
+import { openPull } from '../rest/pulls.js';
+import { pullJson } from '../rest/pull-json.js';
+import { eventBase } from '../rest/issue-model.js';
 import type { HostRepo } from '../store/types.js';
 import { esc, hidden, page, userPicker } from './html.js';
 
