@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { userPicker } from '../pages/html.js';
-import { sendPage } from '../pages/layout.js';
+import { refuseCrossSite, sendPage } from '../pages/layout.js';
 import type { Context } from '../rest/context.js';
-import { localPath, signInAs } from './session.js';
+import { localPath, sameOrigin, signInAs } from './session.js';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -107,6 +107,8 @@ export function oauthRoutes(app: FastifyInstance, ctx: Context): void {
 
   /** Signs a browser in as a seeded user for the HTML pages (install, compare). */
   app.post<{ Body: Record<string, string | undefined> }>('/session', async (request, reply) => {
+    // Login CSRF: another site must not sign this browser in as someone of its choosing.
+    if (!sameOrigin(request, ctx)) return refuseCrossSite(request, reply, ctx);
     const login = request.body?.login;
     if (!login || !host.user(login))
       return sendPage(request, reply, ctx, 'Sign-in failed', '<p>Unknown user.</p>', 400);

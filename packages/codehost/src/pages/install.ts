@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { sessionUser } from '../oauth/session.js';
+import { sameOrigin, sessionUser } from '../oauth/session.js';
 import type { Context } from '../rest/context.js';
 import { esc, hidden, userPicker } from './html.js';
-import { sendPage } from './layout.js';
+import { refuseCrossSite, sendPage } from './layout.js';
 
 /** Installing the App: pick an account you administer; the product hears of it by webhook. */
 export function installRoutes(app: FastifyInstance, ctx: Context): void {
@@ -41,6 +41,7 @@ export function installRoutes(app: FastifyInstance, ctx: Context): void {
   app.post<{ Params: { slug: string }; Body: { account?: string } }>(
     '/apps/:slug/installations',
     async (request, reply) => {
+      if (!sameOrigin(request, ctx)) return refuseCrossSite(request, reply, ctx);
       const user = sessionUser(request, ctx);
       const account = request.body?.account ?? '';
       const allowed =

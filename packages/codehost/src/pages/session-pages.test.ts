@@ -55,6 +55,31 @@ describe('code host pages: sign-in, 404s and personal access tokens', () => {
     expect(after.text).toContain('>Sign in</a>');
   });
 
+  it('refuses sign-in and App installs posted from another site (login CSRF)', async () => {
+    for (const origin of [undefined, 'http://evil.example']) {
+      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+      if (origin) headers.origin = origin;
+      const signIn = await fetch(`${h.host.url}/session`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers,
+        body: new URLSearchParams({ login: 'eve', return_to: '/' }),
+      });
+      expect(signIn.status).toBe(403);
+      expect(signIn.headers.get('set-cookie')).toBeNull();
+      expect(await signIn.text()).toContain('This form was not sent from a code host page.');
+    }
+    const cookie = await h.signIn('eve');
+    const install = await fetch(`${h.host.url}/apps/${h.host.credentials.slug}/installations`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://evil.example' },
+      body: new URLSearchParams({ account: 'eve' }),
+    });
+    expect(install.status).toBe(403);
+    expect(await install.text()).toContain('This form was not sent from a code host page.');
+  });
+
   it("answers a private repository with GitHub's 404 and a sign-in offer, whether or not it exists", async () => {
     const hidden = await h.get('/acme/webapp');
     const missing = await h.get('/acme/does-not-exist');
