@@ -18,6 +18,7 @@ import type { Config } from './config/schema.js';
 import { DEFAULT_RATE_LIMITS } from './config/rate-limits.js';
 import { trustFunction } from './config/trusted-proxies.js';
 import { registerErrorHandler } from './errors/error-handler.js';
+import { registerCompression } from './http/compression.js';
 import { registerWebApp } from './http/web-app.js';
 import { SecretBox } from './crypto/secret-box.js';
 import type { CodeHostGateway } from './github/gateway.js';
@@ -160,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
   await registerClientLimits(server, rateLimits);
+  await registerCompression(server);
   server.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
