@@ -1,0 +1,33 @@
+import { and, eq } from 'drizzle-orm';
+import { agents, memberships, repositories, type Db } from '@tandem/db';
+import { notFound } from '../errors/app-error.js';
+import { mayView } from './agents.js';
+import type { AuthenticatedUser } from './sessions.js';
+
+/**
+ * The workspace's 2.5 s poll (GET /api/agent/latest-timestamp): the agent's latest_timestamp and
+ * what the access rule needs, in one primary-key read, rather than the whole agent row.
+ */
+export async function latestTimestamp(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+): Promise<{ latest_timestamp: string | null }> {
+  const [row] = await db
+    .select({
+      latest: agents.latestTimestamp,
+      creatorId: agents.creatorId,
+      agentsPublic: repositories.agentsPublic,
+      member: memberships.userId,
+    })
+    .from(agents)
+    .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.installationId, agents.installationId), eq(memberships.userId, viewer.id)),
+    )
+    .where(eq(agents.id, agentId))
+    .limit(1);
+  if (!row || !mayView(viewer, row)) throw notFound('Agent not found');
+  return { latest_timestamp: row.latest?.toISOString() ?? null };
+}
