@@ -25,6 +25,7 @@ describe.each(testDatabaseKinds())('agent timestamps on %s', (kind) => {
   let app: TestApp;
   let ada: TestUser;
   let root: TestUser;
+  let eve: TestUser;
   let agentId: string;
   const as = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
   const ITEMS = CONVERSATION_PAGE_SIZE * 2 + 17;
@@ -36,6 +37,7 @@ describe.each(testDatabaseKinds())('agent timestamps on %s', (kind) => {
       installations: [{ id: 11, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
     });
     root = await app.signIn({ username: 'root', admin: true });
+    eve = await app.signIn({ username: 'eve', installations: [{ id: 12, name: 'eve', role: 'admin' }] });
     const res = await app.server.inject({
       method: 'POST',
       url: '/api/agents/create-agent/acme/webapp',
@@ -137,6 +139,19 @@ describe.each(testDatabaseKinds())('agent timestamps on %s', (kind) => {
       headers: as(ada),
     });
     expect(bad.statusCode).toBe(422);
+  });
+
+  it('answers latest-timestamp only to those who may see the agent', async () => {
+    const poll = (user: TestUser, id = agentId) =>
+      app.server.inject({ url: `/api/agent/latest-timestamp?trajectory_id=${id}`, headers: as(user) });
+    expect((await poll(root)).statusCode).toBe(200);
+    expect((await poll(eve)).statusCode).toBe(404);
+    expect((await poll(ada, randomUUID())).statusCode).toBe(404);
+    expect((await poll(ada, 'not-a-uuid')).statusCode).toBe(422);
+    const anonymous = await app.server.inject({
+      url: `/api/agent/latest-timestamp?trajectory_id=${agentId}`,
+    });
+    expect(anonymous.statusCode).toBe(401);
   });
 
   it('returns ISO 8601 UTC from latest-timestamp, metadata and the agent list', async () => {

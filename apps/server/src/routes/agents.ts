@@ -35,10 +35,10 @@ import {
   markAllRead,
   markRead,
   sendMessage,
-  statusCounts,
   updateAgent,
 } from '../services/agents.js';
 import { latestTimestamp } from '../services/latest-timestamp.js';
+import { statusCounts } from '../services/status-counts.js';
 import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
 import { modelList } from './models.js';

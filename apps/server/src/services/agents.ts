@@ -435,32 +435,6 @@ export async function sendMessage(
   return { event_uuid: eventUuid };
 }
 
-/** The header's running and unread lists: the viewer's own, unarchived agents. */
-export async function statusCounts(db: Db, viewer: AuthenticatedUser) {
-  const rows = await db
-    .select({
-      id: agents.id,
-      title: agents.title,
-      status: agents.status,
-      latest: agents.latestTimestamp,
-      readAt: agentReads.readAt,
-      repoName: repositories.fullName,
-    })
-    .from(agents)
-    .leftJoin(agentReads, and(eq(agentReads.agentId, agents.id), eq(agentReads.userId, viewer.id)))
-    .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
-    .where(and(eq(agents.creatorId, viewer.id), eq(agents.archived, false)))
-    .orderBy(desc(agents.lastActive))
-    .limit(500);
-  const item = (r: (typeof rows)[number]) => ({ id: r.id, title: r.title, repo_name: r.repoName });
-  return {
-    running_agents: rows.filter((r) => r.status === 'open' || r.status === 'pending').map(item),
-    unread_agents: rows
-      .filter((r) => r.latest !== null && (r.readAt === null || r.readAt < r.latest))
-      .map(item),
-  };
-}
-
 export async function markAllRead(db: Db, viewer: AuthenticatedUser): Promise<void> {
   const now = new Date();
   const own = await db.select({ id: agents.id }).from(agents).where(eq(agents.creatorId, viewer.id));
