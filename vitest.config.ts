@@ -18,6 +18,8 @@ export default defineConfig({
             'packages/*/src/**/*.test.ts',
             'apps/server/src/**/*.test.ts',
             'apps/cli/src/**/*.test.ts',
+            // Build scripts of the web app run in Node, not in the browser.
+            'apps/web/build/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

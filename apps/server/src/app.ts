@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AgentRunner } from '@tandem/agent';
@@ -18,6 +17,8 @@ import type { Config } from './config/schema.js';
 import { DEFAULT_RATE_LIMITS } from './config/rate-limits.js';
 import { trustFunction } from './config/trusted-proxies.js';
 import { registerErrorHandler } from './errors/error-handler.js';
+import { registerCompression } from './http/compression.js';
+import { FRAME_SOURCE_SLOT, registerSecurityHeaders } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
 import { SecretBox } from './crypto/secret-box.js';
 import type { CodeHostGateway } from './github/gateway.js';
@@ -78,12 +79,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const trustProxy = trustFunction(config.trustedProxies ?? { kind: 'none' });
   const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
   let httpServer: Server | undefined;
+  let listeningPort: number | undefined;
   const previewSettings = new PreviewSettings({
     template: config.previewUrl,
     publicUrl: config.publicUrl,
+    // Asked on every request (preview hosts, the CSP): remembered once the server listens.
     listeningPort: () => {
-      const address = httpServer?.address();
-      return typeof address === 'object' && address ? address.port : undefined;
+      if (listeningPort !== undefined) return listeningPort;
+      const address = httpServer?.listening ? httpServer.address() : null;
+      if (typeof address === 'object' && address) listeningPort = address.port;
+      return listeningPort;
     },
   });
   const previewHost = new PreviewHost({
@@ -136,31 +141,36 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await server.register(fastifyCookie, {
     secret: createHash('sha256').update(`tandem-cookie:${options.secretKey}`).digest('hex'),
   });
-  await server.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // MUI (emotion) injects <style> elements at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // Avatars come from the code host: any https origin (GitHub), and the configured one, which
-        // is plain http for the local code host.
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:', codeHostOrigin(options.gateway.webUrl)],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        // The workspace frames previews, which live on origins of their own.
-        frameSrc: ["'self'", () => previewSettings.frameSource() ?? "'self'"],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
+  await registerSecurityHeaders(
+    server,
+    {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // MUI (emotion) injects <style> elements at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          // Avatars come from the code host: any https origin (GitHub), and the configured one, which
+          // is plain http for the local code host.
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:', codeHostOrigin(options.gateway.webUrl)],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          workerSrc: ["'self'", 'blob:'],
+          // The workspace frames previews, which live on origins of their own (known once listening).
+          frameSrc: ["'self'", FRAME_SOURCE_SLOT],
+          frameAncestors: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
       },
+      crossOriginEmbedderPolicy: false,
     },
-    crossOriginEmbedderPolicy: false,
-  });
+    () => previewSettings.frameSource() ?? "'self'",
+  );
   await registerClientLimits(server, rateLimits);
+  await registerCompression(server);
   server.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -18,5 +18,6 @@ export * from './api/secrets.js';
 export * from './api/agent-code.js';
 export * from './api/previews.js';
 export * from './api/text.js';
+export * from './api/timestamp.js';
 export * from './api/github-webhooks.js';
 export * from './api/branches.js';

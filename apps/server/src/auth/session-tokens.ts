@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { SignJWT } from 'jose';
 
 const ISSUER = 'tandem';
 /**
@@ -13,6 +13,8 @@ const AUDIENCES: Record<TokenPurpose, string> = { session: 'tandem-api', preview
 export interface SessionClaims {
   userId: string;
   sessionId: string;
+  /** When the token itself expires (ms since the epoch); set on verified tokens. */
+  expiresAt?: number;
 }
 
 /**
@@ -44,14 +46,45 @@ export class SessionTokens {
     );
   }
 
-  /** The claims of a valid token, or undefined for anything forged, expired or malformed. */
-  async verify(token: string): Promise<SessionClaims | undefined> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: this.audience });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;
-      return { userId: payload.sub, sessionId: payload.sid };
-    } catch {
-      return undefined;
-    }
+  /**
+   * The claims of a valid token, or undefined for anything forged, expired or malformed.
+   *
+   * Checked here with node:crypto rather than jose's jwtVerify, which imports the key into WebCrypto
+   * on every call (~0.4 ms, on every polled request). The rules are jose's for our tokens: exactly
+   * HS256 (no `none`, no other algorithm, no `crit`), our issuer and audience, `exp` in the future,
+   * `nbf` (if any) not in the future.
+   */
+  verify(token: string): SessionClaims | undefined {
+    const parts = token.split('.');
+    if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return undefined;
+    const [header, payload, signature] = parts as [string, string, string];
+    const expected = createHmac('sha256', this.key).update(`${header}.${payload}`).digest();
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const head = parseJson(header);
+    if (!head || head.alg !== 'HS256' || head.crit !== undefined || head.b64 !== undefined) return undefined;
+    const claims = parseJson(payload);
+    if (!claims) return undefined;
+    const now = Math.floor(Date.now() / 1000);
+    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (claims.iss !== ISSUER || !audiences.includes(this.audience)) return undefined;
+    if (typeof claims.exp !== 'number' || claims.exp <= now) return undefined;
+    if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > now)) return undefined;
+    if (claims.iat !== undefined && typeof claims.iat !== 'number') return undefined;
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return undefined;
+    return { userId: claims.sub, sessionId: claims.sid, expiresAt: claims.exp * 1000 };
+  }
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+function parseJson(part: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '@tandem/shared';
@@ -44,6 +44,13 @@ function metaTags(meta: PageMeta): string {
     .join('');
 }
 
+/** Vite fingerprints everything under assets/, so those never change; anything else is revalidated. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+function staticCacheControl(path: string, assetsDir: string): string {
+  return path.startsWith(assetsDir) ? IMMUTABLE_CACHE_CONTROL : 'no-cache';
+}
+
 export async function registerWebApp(
   app: FastifyInstance,
   webDist: string,
@@ -52,16 +59,21 @@ export async function registerWebApp(
   const hasBuild = existsSync(join(webDist, 'index.html'));
   const indexHtml = hasBuild ? readFileSync(join(webDist, 'index.html'), 'utf8') : '';
   if (hasBuild) {
+    const assetsDir = resolve(webDist, 'assets') + sep;
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes brotli and gzip copies beside each text file (apps/web/build/precompress.ts);
+      // the copy matching Accept-Encoding is sent as it is, never compressed per request.
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
+      // Otherwise send() adds its own `public, max-age=0` after setHeaders and overwrites ours.
+      cacheControl: false,
       setHeaders(res, path) {
-        // Vite fingerprints everything under assets/, so those can be cached forever.
-        res.setHeader(
-          'cache-control',
-          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        res.setHeader('cache-control', staticCacheControl(path, assetsDir));
+        // Caches must keep the brotli, gzip and plain copies apart.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   } else {

@@ -34,7 +34,6 @@ import {
   markAllRead,
   markRead,
   sendMessage,
-  statusCounts,
   updateAgent,
 } from '../services/agents.js';
 import {
@@ -43,6 +42,8 @@ import {
   setArchived,
   setSourceBehavior,
 } from '../services/agents/agent-changes.js';
+import { latestTimestamp } from '../services/latest-timestamp.js';
+import { statusCounts } from '../services/status-counts.js';
 import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
 import { modelList } from './models.js';
@@ -149,10 +150,10 @@ export function agentRoutes(
     return { ...page, spice };
   });
 
-  app.get('/api/agent/latest-timestamp', async (request) => {
+  // The polls every open tab makes every 2.5–3 s: successful answers are not worth a log line each.
+  app.get('/api/agent/latest-timestamp', { logLevel: 'warn' }, async (request) => {
     const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
-    const agent = await loadAgent(db, requireUser(request), trajectory_id);
-    return { latest_timestamp: agent.latestTimestamp?.toISOString() ?? null };
+    return latestTimestamp(db, requireUser(request), trajectory_id);
   });
 
   app.post('/api/agent/update-title', async (request) => {
@@ -223,7 +224,9 @@ export function agentRoutes(
     return agentMetadata(db, viewer, agent.id);
   });
 
-  app.get('/api/agents/status-counts', async (request) => statusCounts(db, requireUser(request)));
+  app.get('/api/agents/status-counts', { logLevel: 'warn' }, async (request) =>
+    statusCounts(db, requireUser(request)),
+  );
 
   app.post('/api/agent/mark-all-read', async (request) => {
     await markAllRead(db, requireUser(request));

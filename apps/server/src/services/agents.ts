@@ -34,9 +34,19 @@ async function requireCredits(db: Db, installationId: number): Promise<void> {
     throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
 }
 
+/** Who may see an agent: admins, its creator, and installation members when the repository shares agents. */
+export function mayView(
+  viewer: AuthenticatedUser,
+  agent: { creatorId: string; member: string | null; agentsPublic: boolean | null },
+): boolean {
+  return (
+    viewer.admin || agent.creatorId === viewer.id || (agent.member !== null && agent.agentsPublic === true)
+  );
+}
+
 /**
- * Who may see an agent: admins, its creator, and installation members when the repository shares
- * agents. Also says whether the viewer is a member of the agent's installation (previews need it).
+ * Loads an agent the viewer may see (mayView), else 404. Also says whether the viewer is a member
+ * of the agent's installation (previews need it).
  */
 export async function loadAgentAccess(
   db: Db,
@@ -53,11 +63,8 @@ export async function loadAgentAccess(
     )
     .where(eq(agents.id, agentId))
     .limit(1);
-  const allowed =
-    row &&
-    (viewer.admin || row.agent.creatorId === viewer.id || (row.member !== null && row.agentsPublic === true));
   // Someone else's agent is indistinguishable from a missing one.
-  if (!row || !allowed) throw notFound('Agent not found');
+  if (!row || !mayView(viewer, { ...row, creatorId: row.agent.creatorId })) throw notFound('Agent not found');
   return { agent: row.agent, member: row.member !== null };
 }
 
@@ -426,32 +433,6 @@ export async function sendMessage(
       .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
   });
   return { event_uuid: eventUuid };
-}
-
-/** The header's running and unread lists: the viewer's own, unarchived agents. */
-export async function statusCounts(db: Db, viewer: AuthenticatedUser) {
-  const rows = await db
-    .select({
-      id: agents.id,
-      title: agents.title,
-      status: agents.status,
-      latest: agents.latestTimestamp,
-      readAt: agentReads.readAt,
-      repoName: repositories.fullName,
-    })
-    .from(agents)
-    .leftJoin(agentReads, and(eq(agentReads.agentId, agents.id), eq(agentReads.userId, viewer.id)))
-    .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
-    .where(and(eq(agents.creatorId, viewer.id), eq(agents.archived, false)))
-    .orderBy(desc(agents.lastActive))
-    .limit(500);
-  const item = (r: (typeof rows)[number]) => ({ id: r.id, title: r.title, repo_name: r.repoName });
-  return {
-    running_agents: rows.filter((r) => r.status === 'open' || r.status === 'pending').map(item),
-    unread_agents: rows
-      .filter((r) => r.latest !== null && (r.readAt === null || r.readAt < r.latest))
-      .map(item),
-  };
 }
 
 export async function markAllRead(db: Db, viewer: AuthenticatedUser): Promise<void> {

@@ -10,13 +10,32 @@ export interface AuthenticatedUser {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a resolved session is trusted without reading its row again. Every open tab polls two or
+ * three endpoints every 2.5 s with the same token, so most requests skip the sessions query. A
+ * sign-out in this process takes effect at once; one made through another server (Postgres with
+ * several servers) within this time.
+ */
+export const SESSION_CACHE_MS = 5_000;
+/** Tokens remembered at most; the oldest are forgotten first. */
+const SESSION_CACHE_MAX = 10_000;
+
+interface CachedSession {
+  user: AuthenticatedUser;
+  until: number;
+}
 
 /** Creates, resolves and revokes sessions; the token is only a signed pointer to a live row. */
 export class SessionService {
+  private readonly cache = new Map<string, CachedSession>();
+  /** Sessions revoked here lately (id → when), so a read racing the revocation is never cached. */
+  private readonly revoked = new Map<string, number>();
+
   constructor(
     private readonly db: Db,
     private readonly tokens: SessionTokens,
     private readonly sessionDays: number,
+    private readonly cacheMs: number = SESSION_CACHE_MS,
   ) {}
 
   async create(
@@ -33,14 +52,38 @@ export class SessionService {
   }
 
   async resolve(token: string): Promise<AuthenticatedUser | undefined> {
-    const claims = await this.tokens.verify(token);
-    return claims ? this.resolveClaims(claims) : undefined;
+    const now = Date.now();
+    // The very token string verified before: its signature holds, only the row may have changed.
+    const cached = this.cache.get(token);
+    if (cached && cached.until > now) return cached.user;
+    if (cached) this.cache.delete(token);
+    const claims = this.tokens.verify(token);
+    if (!claims) return undefined;
+    const found = await this.findSession(claims);
+    if (!found || this.revoked.has(claims.sessionId)) return undefined;
+    if (this.cacheMs > 0) {
+      if (this.cache.size >= SESSION_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+      const until = Math.min(now + this.cacheMs, found.expiresAt.getTime(), claims.expiresAt ?? Infinity);
+      this.cache.set(token, { user: found.user, until });
+    }
+    return found.user;
   }
 
   /** The user of a live session; a credential derived from a revoked session dies with it. */
   async resolveClaims(claims: SessionClaims): Promise<AuthenticatedUser | undefined> {
+    return (await this.findSession(claims))?.user;
+  }
+
+  private async findSession(
+    claims: SessionClaims,
+  ): Promise<{ user: AuthenticatedUser; expiresAt: Date } | undefined> {
     const [row] = await this.db
-      .select({ id: users.id, username: users.username, admin: users.admin })
+      .select({
+        id: users.id,
+        username: users.username,
+        admin: users.admin,
+        expiresAt: sessions.expiresAt,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -52,10 +95,18 @@ export class SessionService {
         ),
       )
       .limit(1);
-    return row ? { ...row, sessionId: claims.sessionId } : undefined;
+    if (!row) return undefined;
+    const { expiresAt, ...user } = row;
+    return { user: { ...user, sessionId: claims.sessionId }, expiresAt };
   }
 
   async revoke(sessionId: string): Promise<void> {
+    const now = Date.now();
+    for (const [id, at] of this.revoked) if (at < now - 60_000) this.revoked.delete(id);
+    this.revoked.set(sessionId, now);
+    for (const [token, entry] of this.cache) {
+      if (entry.user.sessionId === sessionId) this.cache.delete(token);
+    }
     await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
   }
 }

@@ -94,6 +94,21 @@ const e2eScript = (previewPort: number) => ({
       ],
     },
     {
+      // The feed paging test: more than two pages of items (CONVERSATION_PAGE_SIZE is 50), many of
+      // them inside one millisecond, so paging back by `before=` must keep microseconds.
+      match: 'long conversation',
+      steps: [
+        {
+          text: 'Starting the long tour.',
+          tool_calls: Array.from({ length: 130 }, () => ({
+            name: 'view_files',
+            args: { files: [{ path: 'README.md' }] },
+          })),
+        },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Toured the README.' } }] },
+      ],
+    },
+    {
       match: 'run a command',
       steps: [
         { tool_calls: [{ name: 'run_command', args: { command: 'echo from-the-shell' } }] },

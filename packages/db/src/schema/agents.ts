@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { isoTimestamp } from './iso-timestamp.js';
 import { installations, repositories } from './installations.js';
 import { users } from './users.js';
 
@@ -81,7 +82,7 @@ export const conversationItems = pgTable(
       .notNull()
       .references(() => agents.id, { onDelete: 'cascade' }),
     /** Kept as text end to end so paging by `before=` keeps microsecond precision. */
-    timestamp: timestamp('timestamp', { withTimezone: true, precision: 6, mode: 'string' }).notNull(),
+    timestamp: isoTimestamp('timestamp').notNull(),
     itemType: text('item_type').notNull(),
     actionUuid: uuid('action_uuid').notNull(),
     pid: integer('pid'),

@@ -10,6 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { isoTimestamp } from './iso-timestamp.js';
 import { agents } from './agents.js';
 import { installations, repositories } from './installations.js';
 
@@ -23,7 +24,7 @@ export const spiceMessages = pgTable(
     agentId: uuid('agent_id')
       .notNull()
       .references(() => agents.id, { onDelete: 'cascade' }),
-    timestamp: timestamp('timestamp', { withTimezone: true, precision: 6, mode: 'string' }).notNull(),
+    timestamp: isoTimestamp('timestamp').notNull(),
     /** 'system' (summaries), 'user', 'assistant' or 'tool' (AI SDK model messages). */
     role: text('role').notNull(),
     /** The AI SDK ModelMessage content, stored as is so a run resumes exactly. */

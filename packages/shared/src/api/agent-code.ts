@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiTimestampSchema } from './timestamp.js';
 
 /**
  * Code-host reads the workspace makes through the server (workspace §7): the server holds the
@@ -100,7 +101,7 @@ export const agentLogSchema = z.object({
   path: z.string(),
   /** 0 is success; null while the script still runs. */
   status_code: z.number().int().nullable(),
-  started_at: z.string(),
+  started_at: apiTimestampSchema,
   /** Seconds. */
   duration: z.number().nullable(),
   trajectory_id: z.string().nullable(),

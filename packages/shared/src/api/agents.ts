@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiTimestampSchema, timestampInputSchema } from './timestamp.js';
 import { userText } from './text.js';
 
 /** The title every agent starts with (workspace §3), until it names itself or is renamed. */
@@ -52,7 +53,7 @@ export function branchNameError(name: string): string | null {
 /** Workspace §3 "Source / subscription": the agent's branch (and PR), issues and PRs it follows. */
 export const sourceSchema = z.object({
   id: z.string(),
-  created_at: z.string(),
+  created_at: apiTimestampSchema,
   type: z.enum(['branch', 'issue', 'repository', 'unknown']),
   number: z.number().int().nullable(),
   branch: z.string().nullable(),
@@ -138,8 +139,8 @@ export const agentMetadataSchema = z.object({
   base_branch: z.string().nullable(),
   has_unread: z.boolean(),
   creator_username: z.string(),
-  created_at: z.string(),
-  last_active: z.string(),
+  created_at: apiTimestampSchema,
+  last_active: apiTimestampSchema,
 });
 export type AgentMetadata = z.infer<typeof agentMetadataSchema>;
 
@@ -206,14 +207,14 @@ export const conversationItemSchema = z
     item_type: z.string(),
     action_uuid: z.string(),
     pid: z.number().nullable(),
-    timestamp: z.string(),
+    timestamp: apiTimestampSchema,
     action_type: z.string().nullable(),
     user_id: z.string().nullable(),
   })
   .catchall(z.unknown());
 export const conversationQuerySchema = z.object({
   trajectory_id: z.string().uuid('Unknown agent'),
-  before: z.string().datetime({ offset: true }).optional(),
+  before: timestampInputSchema.optional(),
 });
 /**
  * Workspace §3 "Spice item": the model's own messages, sent to admins only. A part's `type` is
@@ -225,7 +226,7 @@ export const spicePartSchema = z
   .transform((part) => part as { type: string; text?: unknown; image_url?: unknown; thinking?: unknown });
 export const spiceItemSchema = z.object({
   id: z.string(),
-  timestamp: z.string(),
+  timestamp: apiTimestampSchema,
   role: z.enum(['user', 'assistant']),
   content: z.array(spicePartSchema),
   /** Tokens, `time` in seconds and `cost` in cents, on the first message of each model response. */
@@ -237,11 +238,11 @@ export const conversationResponseSchema = z.object({
   conversation: z.array(conversationItemSchema),
   spice: z.array(spiceItemSchema),
   has_more: z.boolean(),
-  oldest_timestamp: z.string().nullable(),
+  oldest_timestamp: apiTimestampSchema.nullable(),
 });
 export type ConversationItem = z.infer<typeof conversationItemSchema>;
 export type ConversationResponse = z.infer<typeof conversationResponseSchema>;
-export const latestTimestampSchema = z.object({ latest_timestamp: z.string().nullable() });
+export const latestTimestampSchema = z.object({ latest_timestamp: apiTimestampSchema.nullable() });
 export const CONVERSATION_PAGE_SIZE = 50;
 
 /** POST /api/agent/message?trajectory_id= */

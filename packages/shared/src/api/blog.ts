@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiTimestampSchema } from './timestamp.js';
 import { userText } from './text.js';
 
 export const blogPostSchema = z.object({
@@ -7,7 +8,7 @@ export const blogPostSchema = z.object({
   title: z.string(),
   author: z.string(),
   content: z.string(),
-  created_at: z.string(),
+  created_at: apiTimestampSchema,
   published: z.boolean(),
 });
 export type BlogPost = z.infer<typeof blogPostSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiTimestampSchema } from './timestamp.js';
 
 /**
  * Previews of ports an agent's processes serve (workspace §2, §4, §7). The browser shows a port
@@ -74,7 +75,7 @@ export const previewResponseSchema = z.object({
   /** The preview's address: its own origin, ending in '/'. */
   url: z.string(),
   /** When the registry entry lapses unless the preview is used again (ISO time). */
-  expires_at: z.string(),
+  expires_at: apiTimestampSchema,
 });
 export type PreviewResponse = z.infer<typeof previewResponseSchema>;
 

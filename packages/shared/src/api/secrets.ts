@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiTimestampSchema } from './timestamp.js';
 
 /** Limits are exclusive: the spec says "under" (platform §5, §9). */
 export const SECRET_KEY_MAX_CHARS = 10_000;
@@ -52,7 +53,7 @@ export const deleteSecretSchema = z.object({ key: z.string() });
 export type DeleteSecretRequest = z.infer<typeof deleteSecretSchema>;
 
 /** A secret as the API shows it: never its value (platform §3). */
-export const secretSchema = z.object({ key: z.string(), created_at: z.string() });
+export const secretSchema = z.object({ key: z.string(), created_at: apiTimestampSchema });
 export type Secret = z.infer<typeof secretSchema>;
 
 /** GET /api/secrets/{repo_owner}/{repo_name}/get-secrets, sorted by key. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiTimestampSchema } from './timestamp.js';
 import { userText } from './text.js';
 
 /** Loose on purpose: the address is for a human to reply to, not for routing mail here. */
@@ -37,6 +38,6 @@ export const demoRequestRowSchema = z.object({
   email: z.string(),
   message: z.string(),
   lead_id: z.string().nullable(),
-  created_at: z.string(),
+  created_at: apiTimestampSchema,
 });
 export const demoRequestListSchema = z.object({ requests: z.array(demoRequestRowSchema), count: z.number() });

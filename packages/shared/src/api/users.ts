@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiTimestampSchema } from './timestamp.js';
 
 /** Installation roles. The chooser also treats the code host's 'write' as write permission (platform §3). */
 export const installationRoleSchema = z.enum(['admin', 'member']);
@@ -29,7 +30,7 @@ export const logoutResponseSchema = z.object({ success: z.boolean() });
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
 
 /** POST /api/auth/cli-token: a token for the `tandem` CLI, issued to a signed-in browser session. */
-export const cliTokenResponseSchema = z.object({ token: z.string(), expires_at: z.string() });
+export const cliTokenResponseSchema = z.object({ token: z.string(), expires_at: apiTimestampSchema });
 export type CliTokenResponse = z.infer<typeof cliTokenResponseSchema>;
 
 /** Where the CLI keeps its configuration, relative to the home directory. */

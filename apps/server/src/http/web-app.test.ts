@@ -1,0 +1,129 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerCompression } from './compression.js';
+import { IMMUTABLE_CACHE_CONTROL, registerWebApp } from './web-app.js';
+
+/** A built web app as `npm run build` leaves it: hashed assets with brotli and gzip copies. */
+function fakeBuild(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-web-dist-'));
+  mkdirSync(join(dir, 'assets'));
+  const index = `<!doctype html><html><head><title>Tandem</title><script type="module" src="/assets/index-abc123.js"></script></head><body>${'<!-- padding -->'.repeat(100)}<div id="root"></div></body></html>`;
+  const script = `export const greeting = ${JSON.stringify('hello '.repeat(2000))};`;
+  const files: Record<string, string> = { 'index.html': index, 'assets/index-abc123.js': script };
+  for (const [name, text] of Object.entries(files)) {
+    writeFileSync(join(dir, name), text);
+    writeFileSync(join(dir, `${name}.br`), brotliCompressSync(text));
+    writeFileSync(join(dir, `${name}.gz`), gzipSync(text));
+  }
+  // Images get no compressed copy.
+  writeFileSync(join(dir, 'assets', 'logo-def456.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
+  return dir;
+}
+
+describe('serving the web build and API responses', () => {
+  let dir: string;
+  let app: FastifyInstance;
+  const script = '/assets/index-abc123.js';
+
+  beforeAll(async () => {
+    dir = fakeBuild();
+    app = Fastify();
+    await registerCompression(app);
+    app.get('/api/big', async () => ({
+      items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}` })),
+    }));
+    app.get('/api/small', async () => ({ latest_timestamp: '2026-11-13T20:04:09.825239Z' }));
+    await registerWebApp(app, dir);
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends the brotli copy of a hashed asset, cached for a year as immutable', async () => {
+    const res = await app.inject({ url: script, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toContain('export const greeting');
+  });
+
+  it('sends gzip to a gzip-only client and the plain file to one without Accept-Encoding', async () => {
+    const gz = await app.inject({ url: script, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toContain('export const greeting');
+    expect(gz.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
+    const plain = await app.inject({ url: script });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('export const greeting');
+    expect(plain.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    // Each copy has its own validator, so a cache never mixes them up.
+    expect(gz.headers.etag).toBeTruthy();
+    expect(gz.headers.etag).not.toBe(plain.headers.etag);
+  });
+
+  it('answers a repeat request with 304 by ETag, keeping the cache headers', async () => {
+    const first = await app.inject({ url: script, headers: { 'accept-encoding': 'br' } });
+    const again = await app.inject({
+      url: script,
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    expect(again.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
+  });
+
+  it('revalidates index.html, whether asked for by name or by a client-side route', async () => {
+    for (const url of ['/', '/gh/acme/webapp/agents', '/index.html']) {
+      const res = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(brotliDecompressSync(res.rawPayload).toString()).toContain('<div id="root">');
+      const etag = res.headers.etag;
+      if (etag) {
+        const again = await app.inject({
+          url,
+          headers: { 'accept-encoding': 'br, gzip', 'if-none-match': etag },
+        });
+        expect(again.statusCode, url).toBe(304);
+      }
+    }
+  });
+
+  it('sends images as they are', async () => {
+    const res = await app.inject({
+      url: '/assets/logo-def456.png',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
+  });
+
+  it('compresses JSON above 1 KB and leaves small answers alone', async () => {
+    const big = await app.inject({ url: '/api/big', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(big.headers['content-encoding']).toBe('br');
+    expect(big.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(brotliDecompressSync(big.rawPayload).toString()).items).toHaveLength(200);
+    const gz = await app.inject({ url: '/api/big', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const small = await app.inject({ url: '/api/small', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toEqual({ latest_timestamp: '2026-11-13T20:04:09.825239Z' });
+  });
+
+  it('keeps unknown asset paths a JSON 404, never index.html', async () => {
+    const res = await app.inject({ url: '/assets/gone-000000.js', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
+  });
+});

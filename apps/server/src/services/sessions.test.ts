@@ -1,0 +1,96 @@
+import { eq } from 'drizzle-orm';
+import { sessions, users } from '@tandem/db';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionTokens } from '../auth/session-tokens.js';
+import { useTestApp, type TestApp } from '../testing/test-app.js';
+import { SessionService } from './sessions.js';
+
+const SECRET = 'sessions-test-secret-sessions-test-secret';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(testDatabaseKinds())('session cache on %s', (kind) => {
+  let database: TestDatabase;
+  let userId: string;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const [user] = await database.db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
+    userId = user!.id;
+  });
+  afterAll(() => database.destroy());
+
+  const service = (cacheMs: number) =>
+    new SessionService(database.db, new SessionTokens(SECRET), 30, cacheMs);
+
+  it('forgets a revoked session at once in the process that revoked it', async () => {
+    const server = service(60_000);
+    const { token } = await server.create(userId);
+    const user = await server.resolve(token);
+    expect(user?.username).toBe('ada');
+    await server.revoke(user!.sessionId);
+    expect(await server.resolve(token)).toBeUndefined();
+  });
+
+  it('honours a revocation made by another server once its cache time has passed', async () => {
+    const one = service(300);
+    const other = service(300);
+    const { token } = await one.create(userId);
+    const user = await one.resolve(token);
+    await other.revoke(user!.sessionId);
+    expect(await other.resolve(token)).toBeUndefined();
+    await sleep(350);
+    expect(await one.resolve(token)).toBeUndefined();
+  });
+
+  it('reads the row again after the cache time (an admin flag change shows)', async () => {
+    const server = service(200);
+    const { token } = await server.create(userId);
+    expect((await server.resolve(token))?.admin).toBe(false);
+    await database.db.update(users).set({ admin: true }).where(eq(users.id, userId));
+    await sleep(250);
+    expect((await server.resolve(token))?.admin).toBe(true);
+    await database.db.update(users).set({ admin: false }).where(eq(users.id, userId));
+  });
+
+  it('never trusts a cached session past its expiry', async () => {
+    const server = service(60_000);
+    const { token } = await server.create(userId);
+    const user = await server.resolve(token);
+    await database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, user!.sessionId));
+    // Still cached: the row is not read again within the cache time…
+    expect(await server.resolve(token)).toBeDefined();
+    // …but a fresh server (or this one after the cache time) sees the expired row.
+    expect(await service(60_000).resolve(token)).toBeUndefined();
+  });
+
+  it('refuses a forged token without caching it', async () => {
+    const server = service(60_000);
+    const { token } = await server.create(userId);
+    const forged = `${token.slice(0, -4)}AAAA`;
+    expect(await server.resolve(forged)).toBeUndefined();
+    expect(await server.resolve(token)).toBeDefined();
+  });
+});
+
+describe('signing out over the API', () => {
+  const testApp = useTestApp();
+  let app: TestApp;
+  beforeAll(() => {
+    app = testApp();
+  });
+
+  it('stops the token at once, even while its session is cached', async () => {
+    const ada = await app.signIn({ username: 'ada' });
+    const headers = { authorization: `Bearer ${ada.token}` };
+    for (let i = 0; i < 3; i++) {
+      expect((await app.server.inject({ url: '/api/users/me', headers })).statusCode).toBe(200);
+    }
+    const out = await app.server.inject({ method: 'POST', url: '/api/auth/logout', headers });
+    expect(out.statusCode).toBe(200);
+    expect((await app.server.inject({ url: '/api/users/me', headers })).statusCode).toBe(401);
+    expect((await app.server.inject({ url: '/api/agents/status-counts', headers })).statusCode).toBe(401);
+  });
+});

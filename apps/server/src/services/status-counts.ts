@@ -1,0 +1,41 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { agentReads, agents, repositories } from '@tandem/db';
+import { preparedPerDatabase } from './poll-queries.js';
+import type { AuthenticatedUser } from './sessions.js';
+import type { Db } from '@tandem/db';
+
+const viewerAgents = preparedPerDatabase(
+  (db, name) =>
+    db
+      .select({
+        id: agents.id,
+        title: agents.title,
+        status: agents.status,
+        latest: agents.latestTimestamp,
+        readAt: agentReads.readAt,
+        repoName: repositories.fullName,
+      })
+      .from(agents)
+      .leftJoin(
+        agentReads,
+        and(eq(agentReads.agentId, agents.id), eq(agentReads.userId, sql.placeholder('viewer'))),
+      )
+      .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+      .where(and(eq(agents.creatorId, sql.placeholder('viewer')), eq(agents.archived, false)))
+      .orderBy(desc(agents.lastActive))
+      .limit(500)
+      .prepare(name),
+  'tandem_status_counts',
+);
+
+/** The header's running and unread lists (polled every 3 s): the viewer's own, unarchived agents. */
+export async function statusCounts(db: Db, viewer: AuthenticatedUser) {
+  const rows = await viewerAgents(db).execute({ viewer: viewer.id });
+  const item = (r: (typeof rows)[number]) => ({ id: r.id, title: r.title, repo_name: r.repoName });
+  return {
+    running_agents: rows.filter((r) => r.status === 'open' || r.status === 'pending').map(item),
+    unread_agents: rows
+      .filter((r) => r.latest !== null && (r.readAt === null || r.readAt < r.latest))
+      .map(item),
+  };
+}

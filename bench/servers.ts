@@ -1,0 +1,54 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TargetInfo } from './target.js';
+
+export interface RunningTarget extends TargetInfo {
+  stop(): Promise<void>;
+}
+
+const targetScript = fileURLToPath(new URL('./target.ts', import.meta.url));
+
+/** Starts bench/target.ts in a child process (its own event loop and CPU) and waits for its address. */
+export async function startTarget(
+  kind: 'baseline' | 'tandem',
+  env: Record<string, string> = {},
+): Promise<RunningTarget> {
+  const child: ChildProcess = fork(targetScript, [kind], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const info = await new Promise<TargetInfo>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} did not start within 120 s`)), 120_000);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve(message as TargetInfo);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} exited with ${code} before it was ready`));
+    });
+  });
+  return {
+    ...info,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+/** Resident memory of a process in MB (Linux /proc), or null elsewhere. */
+export async function rssMb(pid: number): Promise<number | null> {
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
