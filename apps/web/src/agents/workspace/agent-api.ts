@@ -11,6 +11,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiFetch } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { usePageVisible } from '../../lib/visibility';
 import { mergeItems } from './feed-model';
 import type { PendingReviewComment } from './review-comments';
@@ -20,7 +21,7 @@ export const FEED_POLL_VISIBLE_MS = 2500;
 export const FEED_POLL_HIDDEN_MS = 15_000;
 
 const q = (agentId: string) => `trajectory_id=${encodeURIComponent(agentId)}`;
-export const metadataKey = (agentId: string) => ['agent', agentId, 'metadata'] as const;
+export const metadataKey = queryKeys.agentMetadata;
 
 /** Spice pages (admins only; empty for everyone else) merged by id, oldest first. */
 function mergeSpice(current: SpiceItem[], page: SpiceItem[]): SpiceItem[] {
@@ -55,18 +56,40 @@ export function useConversation(agentId: string) {
   const [error, setError] = useState<string | null>(null);
   const oldest = useRef<string | null>(null);
   const latest = useQuery({
-    queryKey: ['agent', agentId, 'latest-timestamp'],
+    queryKey: queryKeys.agentLatestTimestamp(agentId),
     queryFn: () => apiFetch(`/api/agent/latest-timestamp?${q(agentId)}`, { schema: latestTimestampSchema }),
     refetchInterval: visible ? FEED_POLL_VISIBLE_MS : FEED_POLL_HIDDEN_MS,
     refetchIntervalInBackground: true,
   });
   const latestTimestamp = latest.data?.latest_timestamp;
 
-  useEffect(() => {
-    let cancelled = false;
+  /** The newest item timestamp the last newest-page read brought (ISO, so it sorts as text). */
+  const newestRead = useRef<{ agentId: string; timestamp: string } | null>(null);
+  const latestSeen = useRef<string | null | undefined>(undefined);
+  const reading = useRef<{ agentId: string; again: boolean } | null>(null);
+  const shownAgent = useRef(agentId);
+
+  /** Whether the newest page may hold items we have not read: the poll names a newer one. */
+  const stale = useCallback(() => {
+    const read = newestRead.current;
+    if (read?.agentId !== agentId) return true;
+    const latestNow = latestSeen.current;
+    return typeof latestNow === 'string' && latestNow > read.timestamp;
+  }, [agentId]);
+
+  const readNewest = useCallback((): void => {
+    const reader = { agentId, again: false };
+    reading.current = reader;
     apiFetch(`/api/agent/conversation?${q(agentId)}`, { schema: conversationResponseSchema })
       .then((page) => {
-        if (cancelled) return;
+        if (shownAgent.current !== agentId) return;
+        const newest = page.conversation.reduce<string | null>(
+          (max, item) => (max === null || item.timestamp > max ? item.timestamp : max),
+          null,
+        );
+        const read = newestRead.current;
+        if (newest && (read?.agentId !== agentId || newest > read.timestamp))
+          newestRead.current = { agentId, timestamp: newest };
         setItems((current) => mergeItems(current, page.conversation));
         setSpice((current) => mergeSpice(current, page.spice));
         setLoaded(true);
@@ -76,11 +99,33 @@ export function useConversation(agentId: string) {
         }
         setError(null);
       })
-      .catch((e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      cancelled = true;
-    };
-  }, [agentId, latestTimestamp]);
+      .catch((e: unknown) => {
+        if (shownAgent.current === agentId) setError(e instanceof Error ? e.message : String(e));
+      })
+      .finally(() => {
+        if (reading.current !== reader) return;
+        reading.current = null;
+        // The poll moved while this read was under way and names something it did not bring.
+        if (reader.again && shownAgent.current === agentId && stale()) readNewest();
+      });
+  }, [agentId, stale]);
+
+  // The opening read does not wait for the first poll; later polls read again only when the
+  // agent has an item newer than what was read, so the first page is fetched once.
+  useEffect(() => {
+    shownAgent.current = agentId;
+    readNewest();
+  }, [agentId, readNewest]);
+
+  useEffect(() => {
+    latestSeen.current = latestTimestamp;
+    if (latestTimestamp === undefined) return;
+    if (reading.current?.agentId === agentId) {
+      reading.current.again = true;
+      return;
+    }
+    if (stale()) readNewest();
+  }, [agentId, latestTimestamp, readNewest, stale]);
 
   const loadOlder = useCallback(async () => {
     if (!oldest.current || loadingOlder) return;
@@ -105,7 +150,7 @@ export function useConversation(agentId: string) {
 export function useAgentActions(agentId: string) {
   const queryClient = useQueryClient();
   const refresh = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: ['agent', agentId] }),
+    () => queryClient.invalidateQueries({ queryKey: queryKeys.agent(agentId) }),
     [queryClient, agentId],
   );
   return {
