@@ -19,3 +19,6 @@ export * from './api/agent-code.js';
 export * from './api/previews.js';
 export * from './api/text.js';
 export * from './api/github-webhooks.js';
+export * from './api/repository-access.js';
+export * from './api/repository-settings.js';
+export * from './api/logs.js';

@@ -18,6 +18,7 @@ import {
 } from '../config/schema.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
+import { membershipPermissions } from './membership-permissions.js';
 
 const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test';
 
@@ -79,6 +80,11 @@ export async function createTestApp(
     };
     /** The HTTP edge: trusted proxies (default none) and rate limits (default the product's). */
     edge?: Partial<Pick<Config, 'trustedProxies' | 'rateLimits'>>;
+    /**
+     * Where repository access levels come from: 'code-host' asks the local code host (needs
+     * codeHost and its seeded users); by default the test's memberships stand in for it.
+     */
+    access?: 'code-host' | 'memberships';
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
@@ -157,6 +163,7 @@ export async function createTestApp(
     logger: pino({ level: 'silent' }),
     gateway,
     appSlug: codeHost?.credentials.slug ?? 'tandem',
+    ...(options.access === 'code-host' ? {} : { permissions: membershipPermissions(database.db) }),
   });
 
   return {
