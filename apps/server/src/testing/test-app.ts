@@ -85,6 +85,8 @@ export async function createTestApp(
      * codeHost and its seeded users); by default the test's memberships stand in for it.
      */
     access?: 'code-host' | 'memberships';
+    /** Model configuration for tests that do not run agents (e.g. provider keys, so models are available). */
+    models?: Partial<ModelsConfig>;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
@@ -114,7 +116,7 @@ export async function createTestApp(
         },
   );
   const defaults = loadConfig({});
-  const models: ModelsConfig = { ...defaults.models, ...options.agents?.models };
+  const models: ModelsConfig = { ...defaults.models, ...options.models, ...options.agents?.models };
   const agentsDir = options.agents ? mkdtempSync(join(tmpdir(), 'tandem-agents-')) : undefined;
   let runner: AgentRunner | RecordingRunner = new RecordingRunner();
   let sandbox: string | undefined;
