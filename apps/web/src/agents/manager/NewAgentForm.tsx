@@ -18,9 +18,12 @@ import { agentListsKey, useModelList } from './agents-api';
 import { agentPageUrl, createAgent, CREATE_MESSAGES, type CreateFailure } from './create-agent';
 import { useImageAttachments } from './use-image-attachments';
 import { ImageAttachments } from './ImageAttachments';
+import { useRepositorySettings } from '../../repos/use-repository-settings';
 import {
   chooseModel,
   chooseReviewModel,
+  repositoryModel,
+  repositoryReviewModel,
   readPreferredModel,
   readPreferredReviewModel,
   storePreferredModel,
@@ -91,12 +94,25 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<CreateFailure | null>(null);
 
+  // The repository's defaults (its settings) come before the user's stored preference.
+  const knownRepository = user.repositories.find((r) => r.toLowerCase() === repository.trim().toLowerCase());
+  const repoDefaults = useRepositorySettings(knownRepository ?? '', { enabled: !!knownRepository }).data;
   const list = models.data?.models;
-  const model = modelPick ?? (list ? chooseModel(readPreferredModel(), list, user.admin) : undefined);
+  const model =
+    modelPick ??
+    (list
+      ? (repositoryModel(repoDefaults?.default_model, list, user.admin) ??
+        chooseModel(readPreferredModel(), list, user.admin))
+      : undefined);
+  const repoReview = list
+    ? repositoryReviewModel(repoDefaults?.default_review_model, list, user.admin)
+    : undefined;
   const reviewModel = reviewPick
     ? reviewPick.key
     : list
-      ? chooseReviewModel(readPreferredReviewModel(), list, user.admin)
+      ? repoReview !== undefined
+        ? repoReview
+        : chooseReviewModel(readPreferredReviewModel(), list, user.admin)
       : undefined;
   const canSend = message.trim().length > 0 || images.length > 0;
 

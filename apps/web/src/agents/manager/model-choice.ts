@@ -1,4 +1,9 @@
-import { DEFAULT_MODEL_KEY, DEFAULT_REVIEW_MODEL_KEY, type ModelList } from '@tandem/shared';
+import {
+  DEFAULT_MODEL_KEY,
+  DEFAULT_REVIEW_MODEL_KEY,
+  REVIEW_MODEL_NONE,
+  type ModelList,
+} from '@tandem/shared';
 import { readStored, writeStored } from '../../lib/storage';
 
 /** Model choice in the new-agent form (workspace §5, §6, §9). */
@@ -39,6 +44,28 @@ export function chooseReviewModel(
 ): string | null {
   if (stored === REVIEW_OFF) return null;
   return stored && isSelectable(stored, models, admin) ? stored : DEFAULT_REVIEW_MODEL_KEY;
+}
+
+/** A repository's default model when this viewer may run it here, else null (fall back). */
+export function repositoryModel(
+  key: string | null | undefined,
+  models: readonly AvailableModel[],
+  admin: boolean,
+): string | null {
+  return key && isSelectable(key, models, admin) ? key : null;
+}
+
+/**
+ * A repository's default reviewer: 'none' is no reviewer (null); a runnable key is itself;
+ * 'Default' or an unusable key is undefined, so the user's stored preference applies.
+ */
+export function repositoryReviewModel(
+  key: string | null | undefined,
+  models: readonly AvailableModel[],
+  admin: boolean,
+): string | null | undefined {
+  if (key === REVIEW_MODEL_NONE) return null;
+  return key && isSelectable(key, models, admin) ? key : undefined;
 }
 
 export interface ModelMenu {
