@@ -43,7 +43,7 @@ describe('repository page, settings and logs', () => {
     });
     expect(created.status()).toBe(200);
     await ada.page.goto(`/gh/ada/${secretRepo}`);
-    await ada.page.getByRole('form', { name: 'New agent' }).waitFor();
+    await tabs(ada.page).waitFor();
     expect(await tabs(ada.page).getByRole('tab').allTextContents()).toEqual(['Agents', 'Settings', 'Logs']);
     await ada.context.close();
 
@@ -110,12 +110,12 @@ describe('repository page, settings and logs', () => {
     expect(href).toBe(`/gh/acme/api/log/${logId}`);
     await link.click();
     await page.waitForURL(`**${href}`);
-    await page.getByText('formatting the api').waitFor();
+    await page.getByTestId('log-output').filter({ hasText: 'formatting the api' }).waitFor();
     await expectNoA11yProblems(page);
 
     await page.goto(`/log/${logId}`);
     await page.waitForURL(`**${href}`);
-    await page.getByText('formatting the api').waitFor();
+    await page.getByTestId('log-output').filter({ hasText: 'formatting the api' }).waitFor();
     await page.goto(`/log/${crypto.randomUUID()}`);
     await page.getByText('Failed to fetch log').waitFor();
     await context.close();
@@ -255,7 +255,8 @@ describe('repository page, settings and logs', () => {
     await dialog.waitFor();
     await expectNoA11yProblems(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await dialog.waitFor({ state: 'detached' });
+    await secrets.getByText('API_KEY').waitFor();
     expect(await secrets.getByText('SHORT').count()).toBe(0);
     await add.click();
     await page
@@ -268,8 +269,8 @@ describe('repository page, settings and logs', () => {
     await page.getByRole('button', { name: 'Delete API_KEY' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete API_KEY?' });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await confirm.waitFor({ state: 'hidden' });
-    expect(await secrets.getByText('API_KEY').count()).toBe(1);
+    await confirm.waitFor({ state: 'detached' });
+    await secrets.getByText('API_KEY').waitFor();
     await page.getByRole('button', { name: 'Delete API_KEY' }).click();
     await page
       .getByRole('dialog', { name: 'Delete API_KEY?' })
