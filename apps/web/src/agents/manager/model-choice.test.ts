@@ -9,6 +9,8 @@ import {
   storePreferredModel,
   storePreferredReviewModel,
   readPreferredModel,
+  repositoryModel,
+  repositoryReviewModel,
   type AvailableModel,
 } from './model-choice';
 
@@ -92,5 +94,23 @@ describe('modelMenu', () => {
 
   it('never shows the admin section to non-admins', () => {
     expect(modelMenu(catalog(true), 'core', false).adminOnly).toEqual([]);
+  });
+});
+
+describe("a repository's default models", () => {
+  it('preselects a runnable repository default, else falls back', () => {
+    const models = catalog(false, ['opus-4-1', 'gpt-5-medium']);
+    expect(repositoryModel('opus-4-1', models, false)).toBe('opus-4-1');
+    expect(repositoryModel('gpt-5-fast', models, false)).toBeNull(); // cannot run here
+    expect(repositoryModel('sonnet-4', catalog(true), false)).toBeNull(); // admin-only
+    expect(repositoryModel(null, models, false)).toBeNull();
+  });
+
+  it("reads the reviewer's 'None' as no reviewer and 'Default' as no opinion", () => {
+    const models = catalog(false, ['gpt-5-medium']);
+    expect(repositoryReviewModel('none', models, false)).toBeNull();
+    expect(repositoryReviewModel('gpt-5-medium', models, false)).toBe('gpt-5-medium');
+    expect(repositoryReviewModel(null, models, false)).toBeUndefined();
+    expect(repositoryReviewModel('opus-4-1', models, false)).toBeUndefined();
   });
 });
