@@ -42,6 +42,27 @@ export default tseslint.config(
     },
   },
   {
+    // routes/ only translate HTTP: queries and rules live in services/ (ARCHITECTURE.md). The
+    // database handle may pass through as a type; tables and query builders may not.
+    files: ['apps/server/src/routes/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'drizzle-orm', message: 'Database queries belong in services/, not routes/.' },
+            {
+              name: '@tandem/db',
+              allowTypeImports: true,
+              message: 'Database queries belong in services/, not routes/ (type imports are fine).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -28,6 +28,7 @@ import { installationRoutes } from './routes/installations.js';
 import { blogRoutes } from './routes/blog.js';
 import { agentRoutes } from './routes/agents.js';
 import { agentCodeRoutes } from './routes/agent-code.js';
+import { branchRoutes } from './routes/branches.js';
 import { userAssetRoutes } from './routes/user-assets.js';
 import { modelRoutes } from './routes/models.js';
 import { secretRoutes } from './routes/secrets.js';
@@ -207,6 +208,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   agentCodeRoutes(server, {
     db: database.db,
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
+  });
+  branchRoutes(server, {
+    db: database.db,
+    reader: { installationClient: (id) => gateway.installationClient(id) },
   });
   userAssetRoutes(server, { db: database.db });
   previewRoutes(server, { db: database.db, settings: previewSettings, tokens: previewTokens });

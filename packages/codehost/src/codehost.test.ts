@@ -262,7 +262,7 @@ describe('local code host', () => {
     const signIn = await fetch(`${host.url}/session`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(host.url).origin },
       body: new URLSearchParams({ login: 'eve', return_to: '/apps/tandem/installations/new' }),
     });
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
@@ -273,7 +273,11 @@ describe('local code host', () => {
     const installed = await fetch(`${host.url}/apps/tandem/installations`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(host.url).origin,
+      },
       body: new URLSearchParams({ account: 'eve' }),
     });
     expect(installed.headers.get('location')).toMatch(

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { AppCredentials } from './credentials.js';
 import { Store } from './store/store.js';
-import type { HostInstallation, HostRepo, HostUser } from './store/types.js';
+import type { HostInstallation, HostRepo, HostToken, HostUser } from './store/types.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 
@@ -13,6 +13,7 @@ export type Actor =
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const HOUR_MS = 60 * 60 * 1000;
+const PERSONAL_TOKEN_TTL_MS = 90 * 24 * HOUR_MS;
 
 /** The code host's domain: who exists, who may see and change what, and tokens. No HTTP here. */
 export class Host {
@@ -114,15 +115,61 @@ export class Host {
     kind: 'user' | 'installation',
     subject: string | number,
     ttlMs: number,
+    personal?: HostToken['personal'],
   ): { token: string; expiresAt: Date } {
-    const token = `${kind === 'user' ? 'ghu' : 'ghs'}_${randomBytes(18).toString('base64url')}`;
+    const prefix = personal ? 'ghp' : kind === 'user' ? 'ghu' : 'ghs';
+    const token = `${prefix}_${randomBytes(18).toString('base64url')}`;
     const expiresAt = new Date(Date.now() + ttlMs);
     this.store.update((s) => {
       const now = Date.now();
       s.tokens = s.tokens.filter((t) => Date.parse(t.expiresAt) > now);
-      s.tokens.push({ hash: hash(token), kind, subject, expiresAt: expiresAt.toISOString() });
+      s.tokens.push({
+        hash: hash(token),
+        kind,
+        subject,
+        expiresAt: expiresAt.toISOString(),
+        ...(personal ? { personal } : {}),
+      });
     });
     return { token, expiresAt };
+  }
+
+  /** A personal access token (git over HTTPS, the REST API), shown to its owner once. */
+  issuePersonalToken(login: string, name: string) {
+    const personal = { id: this.store.nextId(), name, createdAt: new Date().toISOString() };
+    return { ...this.issueToken('user', login, PERSONAL_TOKEN_TTL_MS, personal), id: personal.id };
+  }
+
+  personalTokens(login: string): (NonNullable<HostToken['personal']> & { expiresAt: string })[] {
+    const lower = login.toLowerCase();
+    const now = Date.now();
+    return this.state.tokens
+      .filter(
+        (t) =>
+          t.personal &&
+          t.kind === 'user' &&
+          String(t.subject).toLowerCase() === lower &&
+          Date.parse(t.expiresAt) > now,
+      )
+      .map((t) => ({ ...t.personal!, expiresAt: t.expiresAt }));
+  }
+
+  /** Deletes one of a user's personal tokens; false when they have none with that id. */
+  revokePersonalToken(login: string, id: number): boolean {
+    const lower = login.toLowerCase();
+    const index = this.state.tokens.findIndex(
+      (t) => t.personal?.id === id && String(t.subject).toLowerCase() === lower,
+    );
+    if (index === -1) return false;
+    this.store.update((s) => s.tokens.splice(index, 1));
+    return true;
+  }
+
+  /** Ends a token at once (signing out revokes the session's token, not just the cookie). */
+  revokeToken(token: string): void {
+    const digest = hash(token);
+    if (!this.state.tokens.some((t) => t.hash === digest)) return;
+    this.store.update((s) => (s.tokens = s.tokens.filter((t) => t.hash !== digest)));
   }
 
   issueInstallationToken(installationId: number) {

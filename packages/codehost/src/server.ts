@@ -5,9 +5,15 @@ import type { Logger } from 'pino';
 import { gitRoutes } from './git/routes.js';
 import { graphqlRoutes } from './graphql/schema.js';
 import { oauthRoutes } from './oauth/routes.js';
-import { page, esc } from './pages/html.js';
+import { commitPageRoutes } from './pages/commit-pages.js';
+import { comparePageRoutes } from './pages/compare-pages.js';
 import { installRoutes } from './pages/install.js';
-import { repoPageRoutes } from './pages/repo-pages.js';
+import { issuePageRoutes } from './pages/issue-pages.js';
+import { sendNotFound, sendProblem } from './pages/layout.js';
+import { pullPageRoutes } from './pages/pull-pages.js';
+import { repoHomeRoutes } from './pages/repo-home.js';
+import { sessionPageRoutes } from './pages/session-pages.js';
+import { treePageRoutes } from './pages/tree-pages.js';
 import { appRoutes } from './rest/apps.js';
 import { HttpError, type Context } from './rest/context.js';
 import { issueRoutes } from './rest/issues.js';
@@ -27,7 +33,18 @@ export async function createCodeHostServer(ctx: Context, logger: Logger): Promis
   await app.register(fastifyFormbody);
 
   app.addHook('onSend', async (request, reply) => {
-    if (!isApi(request.url)) return;
+    if (!isApi(request.url)) {
+      // The pages show hostile text (bodies, comments, files): no script may run on them at all.
+      if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+        reply.header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+        );
+        reply.header('x-content-type-options', 'nosniff');
+        reply.header('referrer-policy', 'same-origin');
+      }
+      return;
+    }
     // Octokit's throttling reads these; generous limits keep it quiet.
     reply.header('x-ratelimit-limit', '5000');
     reply.header('x-ratelimit-remaining', '4999');
@@ -41,14 +58,12 @@ export async function createCodeHostServer(ctx: Context, logger: Logger): Promis
     if (status >= 500) request.log.error({ err: error }, 'code host error');
     const message = status >= 500 ? 'Server Error' : (error as Error).message;
     if (isApi(request.url)) return reply.status(status).send(githubError(message, status));
-    return reply
-      .status(status)
-      .type('text/html')
-      .send(page(status === 404 ? 'Not found' : 'Error', `<p>${esc(message)}</p>`));
+    if (status === 404) return sendNotFound(request, reply, ctx);
+    return sendProblem(request, reply, ctx, status, status >= 500 ? 'Error' : 'That did not work', message);
   });
   app.setNotFoundHandler((request, reply) => {
     if (isApi(request.url)) return reply.status(404).send(githubError('Not Found', 404));
-    return reply.status(404).type('text/html').send(page('Not found', '<p>There is nothing here.</p>'));
+    return sendNotFound(request, reply, ctx);
   });
 
   await app.register(
@@ -65,6 +80,12 @@ export async function createCodeHostServer(ctx: Context, logger: Logger): Promis
   oauthRoutes(app, ctx);
   installRoutes(app, ctx);
   gitRoutes(app, ctx);
-  repoPageRoutes(app, ctx);
+  sessionPageRoutes(app, ctx);
+  repoHomeRoutes(app, ctx);
+  treePageRoutes(app, ctx);
+  commitPageRoutes(app, ctx);
+  issuePageRoutes(app, ctx);
+  pullPageRoutes(app, ctx);
+  comparePageRoutes(app, ctx);
   return app;
 }

@@ -19,6 +19,7 @@ export * from './api/agent-code.js';
 export * from './api/previews.js';
 export * from './api/text.js';
 export * from './api/github-webhooks.js';
+export * from './api/branches.js';
 export * from './api/repository-access.js';
 export * from './api/repository-settings.js';
 export * from './api/logs.js';

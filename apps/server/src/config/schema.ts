@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_MODEL_KEY, DEFAULT_SANDBOX_HOST, LOCAL_MODEL_PREFIX, MODEL_CATALOG } from '@tandem/shared';
+import {
+  DEFAULT_MODEL_KEY,
+  DEFAULT_SANDBOX_HOST,
+  DEMO_MODEL_KEY,
+  LOCAL_MODEL_PREFIX,
+  MODEL_CATALOG,
+} from '@tandem/shared';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
@@ -111,6 +117,8 @@ export const envSchema = z.object({
   TANDEM_DEFAULT_MODEL: optionalString,
   /** Test deployments only: a scripted model (docs/agent-tools.md) offered as model key 'scripted'. */
   TANDEM_SCRIPTED_MODEL_FILE: optionalString,
+  /** The offline demo model: by default offered only when no model provider is configured. */
+  TANDEM_DEMO_MODEL: z.enum(['on', 'off', 'auto']).default('auto'),
   TANDEM_SANDBOX: z.enum(['auto', 'bubblewrap', 'process']).default('auto'),
   TANDEM_SANDBOX_NETWORK: z.enum(['on', 'off']).default('on'),
   TANDEM_AGENT_WORKER: z.enum(['on', 'off']).default('on'),
@@ -186,6 +194,8 @@ export interface ModelsConfig {
   openaiCompatible: { url: string; apiKey: string | undefined; models: string[] } | undefined;
   defaultModel: string;
   scriptedModelFile: string | undefined;
+  /** The offline demo model (key `demo`) is offered. */
+  demoModel: boolean;
 }
 
 export interface SiteConfig {
@@ -316,12 +326,23 @@ function modelsConfig(e: z.infer<typeof envSchema>, cwd: string): ModelsConfig {
   if (localModels.length && !e.TANDEM_OPENAI_COMPATIBLE_URL) {
     throw new ConfigError('TANDEM_OPENAI_COMPATIBLE_MODELS', 'needs TANDEM_OPENAI_COMPATIBLE_URL to be set');
   }
+  // A provider of real models; the scripted test model is not one.
+  const hasProvider = Boolean(
+    e.ANTHROPIC_API_KEY ||
+    e.OPENAI_API_KEY ||
+    e.GOOGLE_GENERATIVE_AI_API_KEY ||
+    e.TANDEM_OPENAI_COMPATIBLE_URL,
+  );
+  const demoModel = e.TANDEM_DEMO_MODEL === 'on' || (e.TANDEM_DEMO_MODEL === 'auto' && !hasProvider);
   const known = new Set([
+    ...(demoModel ? [DEMO_MODEL_KEY] : []),
     ...MODEL_CATALOG.map((m) => m.key),
     ...localModels.map((m) => `${LOCAL_MODEL_PREFIX}${m}`),
     ...(scriptedModelFile ? ['scripted'] : []),
   ]);
-  const defaultModel = e.TANDEM_DEFAULT_MODEL ?? DEFAULT_MODEL_KEY;
+  // Without any provider the demo model is the only one that runs: it is the default then.
+  const defaultModel =
+    e.TANDEM_DEFAULT_MODEL ?? (demoModel && !hasProvider ? DEMO_MODEL_KEY : DEFAULT_MODEL_KEY);
   if (!known.has(defaultModel)) {
     throw new ConfigError(
       'TANDEM_DEFAULT_MODEL',
@@ -341,6 +362,7 @@ function modelsConfig(e: z.infer<typeof envSchema>, cwd: string): ModelsConfig {
       : undefined,
     defaultModel,
     scriptedModelFile,
+    demoModel,
   };
 }
 

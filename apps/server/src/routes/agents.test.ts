@@ -55,7 +55,8 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
       title: 'New Chat',
       status: 'pending',
       repo_name: 'acme/webapp',
-      model: 'sonnet-4-5',
+      // The test server has no model key, so its default is the offline demo model (issue 16).
+      model: 'demo',
       review_model: 'gpt-5-medium',
       summarization_limit: 150000,
       is_own: true,

@@ -1,6 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { agents, agentSources, type Db } from '@tandem/db';
+import type { Db } from '@tandem/db';
 import {
   agentListQuerySchema,
   archiveSchema,
@@ -39,6 +38,12 @@ import {
   updateAgent,
 } from '../services/agents.js';
 import type { RepositoryAccess } from '../services/repositories/repository-access.js';
+import {
+  renameAgent,
+  queueScript,
+  setArchived,
+  setSourceBehavior,
+} from '../services/agents/agent-changes.js';
 import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
 import { modelList } from './models.js';
@@ -177,7 +182,7 @@ export function agentRoutes(
       body.trajectory_id,
       'Only the owner can rename this agent',
     );
-    await db.update(agents).set({ title: body.title }).where(eq(agents.id, agent.id));
+    await renameAgent(db, agent.id, body.title);
     return agentMetadata(db, viewer, agent.id);
   });
 
@@ -196,10 +201,7 @@ export function agentRoutes(
         const conflict = await conflictingAgent(db, agent.id);
         if (conflict) return { success: false, error_data: conflict };
       }
-      await db
-        .update(agents)
-        .set({ archived })
-        .where(and(eq(agents.id, agent.id)));
+      await setArchived(db, agent.id, archived);
       return { success: true };
     });
   }
@@ -221,11 +223,7 @@ export function agentRoutes(
       body.trajectory_id,
       'Only the owner can run scripts for this agent',
     );
-    const queued = [{ script_path: body.script_path, restart: body.restart }];
-    await db
-      .update(agents)
-      .set({ pendingScripts: sql`${agents.pendingScripts} || ${JSON.stringify(queued)}::jsonb` })
-      .where(eq(agents.id, agent.id));
+    await queueScript(db, agent.id, { script_path: body.script_path, restart: body.restart });
     deps.runner.enqueue(agent.id);
     return { success: true };
   });
@@ -239,12 +237,7 @@ export function agentRoutes(
       body.trajectory_id,
       'Only the owner can change how this agent follows its sources',
     );
-    const changed = await db
-      .update(agentSources)
-      .set({ behavior: body.behavior })
-      .where(and(eq(agentSources.id, body.source_id), eq(agentSources.agentId, agent.id)))
-      .returning({ id: agentSources.id });
-    if (!changed.length) throw new AppError('not_found', 'Source not found');
+    await setSourceBehavior(db, agent.id, body.source_id, body.behavior);
     return agentMetadata(db, viewer, agent.id);
   });
 

@@ -1,19 +1,12 @@
 import multipart from '@fastify/multipart';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { assets, type Db } from '@tandem/db';
-import {
-  ASSET_MAX_BYTES,
-  ASSET_MODES,
-  ASSET_TYPES,
-  BLOG_MESSAGES,
-  blogUpdateSchema,
-  type AssetMode,
-} from '@tandem/shared';
+import type { Db } from '@tandem/db';
+import { ASSET_MAX_BYTES, ASSET_MODES, ASSET_TYPES, BLOG_MESSAGES, blogUpdateSchema } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
 import { AppError, forbidden, notFound } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
+import { findAsset, saveAsset } from '../services/blog-assets.js';
 import { getPost, listPosts, savePost } from '../services/blog.js';
 
 const assetParams = z.object({
@@ -58,19 +51,9 @@ export async function blogRoutes(app: FastifyInstance, deps: { db: Db }): Promis
     return savePost(db, parseRequest(blogUpdateSchema, request.body, 'body'));
   });
 
-  /** Light/dark variants fall back to the default image, so one upload serves both themes. */
-  const serveAsset = async (assetId: string, mode: AssetMode) => {
-    const modes: AssetMode[] = mode === 'default' ? ['default'] : [mode, 'default'];
-    const rows = await db
-      .select()
-      .from(assets)
-      .where(and(eq(assets.assetId, assetId), inArray(assets.mode, modes)));
-    return modes.map((m) => rows.find((r) => r.mode === m)).find(Boolean);
-  };
-
   const getAsset = async (request: FastifyRequest, reply: FastifyReply) => {
     const params = parseRequest(assetParams, request.params, 'path');
-    const asset = await serveAsset(params.asset_id, params.mode);
+    const asset = await findAsset(db, params.asset_id, params.mode);
     if (!asset) throw notFound('Asset not found');
     return reply
       .type(asset.mimeType)
@@ -108,13 +91,7 @@ export async function blogRoutes(app: FastifyInstance, deps: { db: Db }): Promis
       } catch {
         throw new AppError('payload_too_large', `Images may be at most ${ASSET_MAX_BYTES / 1024 / 1024} MB`);
       }
-      await db
-        .insert(assets)
-        .values({ assetId: params.asset_id, mode: params.mode, mimeType: file.mimetype, bytes })
-        .onConflictDoUpdate({
-          target: [assets.assetId, assets.mode],
-          set: { mimeType: file.mimetype, bytes, updatedAt: new Date() },
-        });
+      await saveAsset(db, { assetId: params.asset_id, mode: params.mode, mimeType: file.mimetype, bytes });
       return { success: true, asset_id: params.asset_id, mode: params.mode };
     };
     scope.get('/asset/:asset_id', getAsset);

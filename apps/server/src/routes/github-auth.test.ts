@@ -238,14 +238,21 @@ describe('signing in with the code host', () => {
     const signIn = await fetch(`${app.codeHost!.url}/session`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(app.codeHost!.url).origin,
+      },
       body: new URLSearchParams({ login: 'eve', return_to: '/' }),
     });
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
     await fetch(`${app.codeHost!.url}/apps/tandem/installations`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(app.codeHost!.url).origin,
+      },
       body: new URLSearchParams({ account: 'eve' }),
     });
     const synced = await app.server.inject({

@@ -1,8 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { eq } from 'drizzle-orm';
-import { leads, type Db } from '@tandem/db';
+import type { Db } from '@tandem/db';
 import { safeReturnPath } from '@tandem/shared';
 import { publicWrite } from '../auth/client-limits.js';
 import { ownLeadId } from '../auth/lead-cookie.js';
@@ -12,6 +11,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { CodeHostAuthError, type CodeHostGateway } from '../github/gateway.js';
 import { parseRequest } from '../http/validation.js';
 import { syncUserFromCodeHost } from '../services/code-host-sync.js';
+import { linkLeadToUser } from '../services/tracking/leads.js';
 import type { SessionService } from '../services/sessions.js';
 
 const OAUTH_COOKIE = 'tandem_oauth';
@@ -114,10 +114,7 @@ export function githubAuthRoutes(app: FastifyInstance, deps: GitHubAuthDeps): vo
       });
       // The anonymous visitor we tracked (lead) is this user from now on.
       if (pending.leadId) {
-        await deps.db
-          .update(leads)
-          .set({ userId, updatedAt: new Date() })
-          .where(eq(leads.id, pending.leadId));
+        await linkLeadToUser(deps.db, pending.leadId, userId);
       }
       const userAgent = request.headers['user-agent'];
       const session = await deps.sessions.create(userId, userAgent ? { userAgent } : {});

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { webhookDeliveries, type Db } from '@tandem/db';
+import type { Db } from '@tandem/db';
 import { CHECKED_WEBHOOK_EVENTS, webhookPayloadSchema } from '@tandem/shared';
 import { AppError } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
@@ -11,6 +11,7 @@ import {
   markDeliveryProcessed,
   payloadKey,
   pruneDeliveries,
+  recordDelivery,
   WEBHOOK_MAX_AGE_MS,
 } from '../services/webhook-events.js';
 
@@ -78,17 +79,7 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
         installationId: typeof installationId === 'number' ? installationId : null,
         requestId: request.id,
       };
-      for (const [index, key] of keys.entries()) {
-        const inserted = await deps.db
-          .insert(webhookDeliveries)
-          .values({ deliveryId: key, ...row })
-          .onConflictDoNothing()
-          .returning({ deliveryId: webhookDeliveries.deliveryId });
-        if (!inserted.length) {
-          await forgetDeliveries(deps.db, keys.slice(0, index));
-          return reply.send({ ok: true, duplicate: true });
-        }
-      }
+      if (!(await recordDelivery(deps.db, keys, row))) return reply.send({ ok: true, duplicate: true });
 
       try {
         // Events without a full schema keep their whole payload for handlers that read more.

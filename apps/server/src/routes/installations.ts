@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { users, userSettings, type Db } from '@tandem/db';
+import type { Db } from '@tandem/db';
 import {
   CREATE_REPO_ERRORS,
   createRepoSchema,
@@ -16,7 +15,7 @@ import { AppError, notFound } from '../errors/app-error.js';
 import { CodeHostRequestError, type CodeHostGateway } from '../github/gateway.js';
 import { parseRequest } from '../http/validation.js';
 import { syncUserFromCodeHost, upsertRepositories } from '../services/code-host-sync.js';
-import { loadUserProfile } from '../services/users.js';
+import { loadUserProfile, sealedUserToken, setActiveInstallation } from '../services/users.js';
 
 export interface InstallationRouteDeps {
   db: Db;
@@ -53,13 +52,7 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
     const profile = await loadUserProfile(deps.db, user.id);
     if (!profile.installations.some((i) => i.id === installation_id))
       throw notFound('Installation not found');
-    await deps.db
-      .insert(userSettings)
-      .values({ userId: user.id, activeInstallationId: installation_id })
-      .onConflictDoUpdate({
-        target: userSettings.userId,
-        set: { activeInstallationId: installation_id, updatedAt: new Date() },
-      });
+    await setActiveInstallation(deps.db, user.id, installation_id);
     return loadUserProfile(deps.db, user.id);
   });
 
@@ -70,16 +63,11 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
    */
   app.post('/api/installations/sync', async (request) => {
     const user = requireUser(request);
-    const [row] = await deps.db
-      .select({ sealed: users.githubTokenEncrypted })
-      .from(users)
-      .where(eq(users.id, user.id))
-      .limit(1);
-    if (!row?.sealed)
-      throw new AppError('unauthorized', 'Sign in with GitHub again to refresh installations');
+    const sealed = await sealedUserToken(deps.db, user.id);
+    if (!sealed) throw new AppError('unauthorized', 'Sign in with GitHub again to refresh installations');
     let token: string;
     try {
-      token = deps.secretBox.open(row.sealed);
+      token = deps.secretBox.open(sealed);
     } catch {
       throw new AppError('unauthorized', 'Sign in with GitHub again to refresh installations');
     }
@@ -92,7 +80,7 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
     }
     await syncUserFromCodeHost(deps.db, {
       ...view,
-      sealedToken: row.sealed,
+      sealedToken: sealed,
       admin: deps.admins.has(view.user.login.toLowerCase()),
     });
     return loadUserProfile(deps.db, user.id);
@@ -112,14 +100,10 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
     const installation = profile.installations.find((i) => i.id === installationId);
     if (!installation) throw new AppError('conflict', CREATE_REPO_ERRORS[409]!);
 
-    const [row] = await deps.db
-      .select({ sealed: users.githubTokenEncrypted })
-      .from(users)
-      .where(eq(users.id, user.id))
-      .limit(1);
+    const sealed = await sealedUserToken(deps.db, user.id);
     let token: string;
     try {
-      token = deps.secretBox.open(row?.sealed ?? '');
+      token = deps.secretBox.open(sealed ?? '');
     } catch {
       throw new AppError('unauthorized', CREATE_REPO_ERRORS[401]!);
     }

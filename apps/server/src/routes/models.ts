@@ -7,7 +7,13 @@ import {
   type ModelOption,
   type ModelProvider,
 } from '@tandem/shared';
-import { SCRIPTED_MODEL_KEY, scriptedModelOption, type ModelEnv } from '@tandem/agent';
+import {
+  DEMO_MODEL_KEY,
+  demoModelOption,
+  SCRIPTED_MODEL_KEY,
+  scriptedModelOption,
+  type ModelEnv,
+} from '@tandem/agent';
 import type { ModelsConfig } from '../config/schema.js';
 
 /** The runtime's view of the model configuration. */
@@ -24,6 +30,7 @@ export function modelEnv(config: ModelsConfig): ModelEnv {
         }
       : undefined,
     scriptedModelFile: config.scriptedModelFile,
+    demoModel: config.demoModel,
   };
 }
 
@@ -40,6 +47,8 @@ const KEY_NAME: Record<Exclude<ModelProvider, 'openai-compatible'>, string> = {
 
 /** Why a model cannot run on this deployment, or null when it can. */
 export function unavailableReason(model: ModelOption, config: ModelsConfig): string | null {
+  if (model.key === DEMO_MODEL_KEY)
+    return config.demoModel ? null : 'TANDEM_DEMO_MODEL is off on this server';
   if (model.key === SCRIPTED_MODEL_KEY)
     return config.scriptedModelFile ? null : 'TANDEM_SCRIPTED_MODEL_FILE is not set';
   if (model.provider === 'openai-compatible')
@@ -51,6 +60,7 @@ export function unavailableReason(model: ModelOption, config: ModelsConfig): str
 
 export function modelList(config: ModelsConfig, admin: boolean): ModelList {
   const catalog = [
+    ...(config.demoModel ? [demoModelOption()] : []),
     ...MODEL_CATALOG,
     ...(config.openaiCompatible?.models ?? []).map(localModelOption),
     ...(config.scriptedModelFile ? [scriptedModelOption()] : []),

@@ -1,6 +1,5 @@
-import { count, desc } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { demoRequests, type Db } from '@tandem/db';
+import type { Db } from '@tandem/db';
 import { demoRequestSchema } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
@@ -8,6 +7,7 @@ import { publicWrite } from '../auth/client-limits.js';
 import type { RateLimits } from '../config/rate-limits.js';
 import { forbidden } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
+import { addDemoRequest, listDemoRequests } from '../services/site/demo-requests.js';
 
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -18,9 +18,7 @@ export function siteRoutes(app: FastifyInstance, deps: { db: Db; rateLimits: Rat
   /** Request a Demo: stored before answering, so a success always means it was kept. */
   app.post('/api/demo/request', publicWrite(deps.rateLimits, 'demoRequest'), async (request) => {
     const body = parseRequest(demoRequestSchema, request.body, 'body');
-    await deps.db
-      .insert(demoRequests)
-      .values({ email: body.email, message: body.message, leadId: body.lead_id ?? null });
+    await addDemoRequest(deps.db, { email: body.email, message: body.message, leadId: body.lead_id ?? null });
     request.log.info({ leadId: body.lead_id }, 'demo requested');
     return { success: true };
   });
@@ -29,22 +27,6 @@ export function siteRoutes(app: FastifyInstance, deps: { db: Db; rateLimits: Rat
     const user = requireUser(request);
     if (!user.admin) throw forbidden('Admins only');
     const { page, rows_per_page } = parseRequest(pageQuery, request.query, 'query');
-    const rows = await deps.db
-      .select()
-      .from(demoRequests)
-      .orderBy(desc(demoRequests.createdAt))
-      .limit(rows_per_page)
-      .offset((page - 1) * rows_per_page);
-    const [total] = await deps.db.select({ n: count() }).from(demoRequests);
-    return {
-      requests: rows.map((r) => ({
-        id: r.id,
-        email: r.email,
-        message: r.message,
-        lead_id: r.leadId,
-        created_at: r.createdAt.toISOString(),
-      })),
-      count: total?.n ?? 0,
-    };
+    return listDemoRequests(deps.db, { page, rowsPerPage: rows_per_page });
   });
 }

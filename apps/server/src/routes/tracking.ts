@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { leads, sessionEvents, type Db } from '@tandem/db';
+import type { Db } from '@tandem/db';
 import {
   MAX_EVENTS_PER_BATCH,
   sessionEventSchema,
@@ -14,6 +12,7 @@ import { ownLeadId, setLeadCookie } from '../auth/lead-cookie.js';
 import type { RateLimits } from '../config/rate-limits.js';
 import { AppError } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
+import { recordSessionEvents, recordVisit } from '../services/tracking/leads.js';
 
 const eventList = z.array(sessionEventSchema).max(MAX_EVENTS_PER_BATCH);
 
@@ -27,21 +26,13 @@ export function trackingRoutes(
    */
   app.post('/api/track-visit', publicWrite(deps.rateLimits, 'trackVisit'), async (request, reply) => {
     const body = parseRequest(trackVisitSchema, request.body, 'body');
-    const leadId = ownLeadId(request, body.lead_id);
-    const known = leadId
-      ? (await deps.db.select({ id: leads.id }).from(leads).where(eq(leads.id, leadId)).limit(1))[0]
-      : undefined;
-    if (known) {
-      await deps.db
-        .update(leads)
-        .set({ data: body.lead_data, updatedAt: new Date() })
-        .where(eq(leads.id, known.id));
-      return { lead_id: known.id };
-    }
-    const id = randomUUID();
-    await deps.db.insert(leads).values({ id, data: body.lead_data, userId: request.user?.id ?? null });
-    setLeadCookie(reply, id, deps.secureCookies);
-    return { lead_id: id };
+    const visit = await recordVisit(deps.db, {
+      ownLeadId: ownLeadId(request, body.lead_id) ?? null,
+      data: body.lead_data,
+      userId: request.user?.id ?? null,
+    });
+    if (visit.created) setLeadCookie(reply, visit.leadId, deps.secureCookies);
+    return { lead_id: visit.leadId };
   });
 
   /**
@@ -68,17 +59,11 @@ export function trackingRoutes(
         } catch {
           throw new AppError('bad_request', 'events must be a JSON array of tracking events');
         }
-        if (events.length) {
-          await deps.db.insert(sessionEvents).values(
-            events.map((e) => ({
-              leadId: body.lead_id ?? null,
-              userId: request.user?.id ?? null,
-              type: e.type,
-              timestamp: new Date(e.timestamp),
-              data: e.data,
-            })),
-          );
-        }
+        await recordSessionEvents(deps.db, {
+          leadId: body.lead_id ?? null,
+          userId: request.user?.id ?? null,
+          events,
+        });
         return reply.status(204).send();
       },
     );

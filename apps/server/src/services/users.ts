@@ -54,3 +54,24 @@ export async function loadUserProfile(db: Db, userId: string): Promise<User> {
     active_installation_id: active,
   };
 }
+
+/** The user's sealed code-host token, or null when none is stored. */
+export async function sealedUserToken(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ sealed: users.githubTokenEncrypted })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row?.sealed ?? null;
+}
+
+/** Makes one of the user's installations the active one (the caller checked membership). */
+export async function setActiveInstallation(db: Db, userId: string, installationId: number): Promise<void> {
+  await db
+    .insert(userSettings)
+    .values({ userId, activeInstallationId: installationId })
+    .onConflictDoUpdate({
+      target: userSettings.userId,
+      set: { activeInstallationId: installationId, updatedAt: new Date() },
+    });
+}

@@ -208,6 +208,29 @@ export async function pruneDeliveries(db: Db, now = new Date()): Promise<void> {
 }
 
 /**
+ * Records a delivery under each of its keys (header id, signed-body key); false when any key was
+ * seen before (a replay), in which case nothing of this delivery stays recorded.
+ */
+export async function recordDelivery(
+  db: Db,
+  keys: string[],
+  row: { event: string; action: string | null; installationId: number | null; requestId: string },
+): Promise<boolean> {
+  for (const [index, key] of keys.entries()) {
+    const inserted = await db
+      .insert(webhookDeliveries)
+      .values({ deliveryId: key, ...row })
+      .onConflictDoNothing()
+      .returning({ deliveryId: webhookDeliveries.deliveryId });
+    if (!inserted.length) {
+      await forgetDeliveries(db, keys.slice(0, index));
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
  * Forgets a delivery whose processing failed (its header id and payload key), so the sender's
  * redelivery is processed again.
  */

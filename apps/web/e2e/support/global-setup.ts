@@ -194,6 +194,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
       HOST: 'localhost',
       TANDEM_DATA_DIR: dataDir,
       TANDEM_SCRIPTED_MODEL_FILE: scriptFile,
+      // A server with no model key, whatever the developer's shell holds: the offline demo model
+      // is then offered and preselected (demo-model.e2e.ts).
+      ANTHROPIC_API_KEY: '',
+      OPENAI_API_KEY: '',
+      GOOGLE_GENERATIVE_AI_API_KEY: '',
+      TANDEM_OPENAI_COMPATIBLE_URL: '',
+      TANDEM_OPENAI_COMPATIBLE_MODELS: '',
+      TANDEM_DEFAULT_MODEL: '',
+      TANDEM_DEMO_MODEL: 'auto',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,13 +3,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiFetch } from '../api/client';
 import { usePageVisible } from '../lib/visibility';
+import { queryKeys } from '../api/query-keys';
 
 /** Agent status polling (platform §9): every 3 s while the tab is visible, 15 s while hidden. */
 export const STATUS_POLL_VISIBLE_MS = 3000;
 export const STATUS_POLL_HIDDEN_MS = 15_000;
 export const BADGE_CAP = 20;
 
-export const statusCountsKey = ['agents', 'status-counts'] as const;
+export const statusCountsKey = queryKeys.statusCounts;
 
 /** '20+' past the cap (platform §2). */
 export function badgeLabel(count: number): string {

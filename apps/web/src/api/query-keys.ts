@@ -1,14 +1,42 @@
 /**
- * The app's query keys, in one place so an invalidation names exactly what it means. Repository
- * keys use the lower-cased full name: the code host treats `Acme/WebApp` and `acme/webapp` alike.
+ * Every TanStack Query key of the web app, in one place, so invalidations and queries cannot drift
+ * apart. A key's first element is its domain; invalidating a prefix (e.g. `queryKeys.agent(id)`)
+ * refreshes everything under it.
  */
-const repository = (fullName: string) => ['repository', fullName.toLowerCase()] as const;
-
 export const queryKeys = {
-  repository,
-  repositoryAccess: (fullName: string) => [...repository(fullName), 'access'] as const,
-  repositorySettings: (fullName: string) => [...repository(fullName), 'settings'] as const,
-  repositorySecrets: (fullName: string) => [...repository(fullName), 'secrets'] as const,
-  repositoryLogs: (fullName: string, page: number) => [...repository(fullName), 'logs', page] as const,
+  config: ['config'] as const,
+  currentUser: ['users', 'me'] as const,
+  models: ['models'] as const,
+
+  agentLists: ['agents', 'list'] as const,
+  statusCounts: ['agents', 'status-counts'] as const,
+  repositoryBranches: (repository: string) => ['repositories', repository.toLowerCase(), 'branches'] as const,
+
+  agent: (agentId: string) => ['agent', agentId] as const,
+  agentMetadata: (agentId: string) => ['agent', agentId, 'metadata'] as const,
+  agentLatestTimestamp: (agentId: string) => ['agent', agentId, 'latest-timestamp'] as const,
+  agentScripts: (agentId: string, branch: string | null) => ['agent', agentId, 'scripts', branch] as const,
+  agentFile: (agentId: string, repository: string, path: string, ref: string | null) =>
+    ['agent', agentId, 'file', repository, path, ref] as const,
+  agentLog: (agentId: string, logId: string) => ['agent', agentId, 'log', logId] as const,
+  agentBranch: (agentId: string, sourceId: string | null) => ['agent', agentId, 'branch', sourceId] as const,
+  agentDiff: (agentId: string, sourceId: string | null, from: string | null, to: string | null) =>
+    ['agent', agentId, 'diff', sourceId, from, to] as const,
+  agentPreview: (agentId: string, port: number) => ['agent', agentId, 'preview', port] as const,
+
+  blog: ['blog'] as const,
+  blogPosts: (admin: boolean) => ['blog', admin ? 'admin' : 'public'] as const,
+  blogPost: (id: string) => ['blog', 'post', id] as const,
+
+  cliToken: (userId: string | undefined) => ['cli-token', userId] as const,
+
+  // The repository page. Full names are lower-cased: the code host treats `Acme/WebApp` and
+  // `acme/webapp` alike. Kept apart from `repositoryBranches`'s prefix so its invalidations stay narrow.
+  repository: (fullName: string) => ['repository', fullName.toLowerCase()] as const,
+  repositoryAccess: (fullName: string) => ['repository', fullName.toLowerCase(), 'access'] as const,
+  repositorySettings: (fullName: string) => ['repository', fullName.toLowerCase(), 'settings'] as const,
+  repositorySecrets: (fullName: string) => ['repository', fullName.toLowerCase(), 'secrets'] as const,
+  repositoryLogs: (fullName: string, page: number) =>
+    ['repository', fullName.toLowerCase(), 'logs', page] as const,
   scriptLog: (logId: string) => ['script-log', logId] as const,
 };

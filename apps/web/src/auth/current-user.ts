@@ -3,8 +3,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, apiFetch } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 
-export const currentUserKey = ['users', 'me'] as const;
+export const currentUserKey = queryKeys.currentUser;
 
 /** The signed-in user, or null. Any failure to load the user counts as signed out (platform §4). */
 export async function fetchCurrentUser(): Promise<User | null> {

@@ -2,17 +2,18 @@ import { blogPostListSchema, blogPostSchema, type BlogUpdate } from '@tandem/sha
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiFetch } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 
 export function useBlogPosts(admin = false) {
   return useQuery({
-    queryKey: ['blog', admin ? 'admin' : 'public'],
+    queryKey: queryKeys.blogPosts(admin),
     queryFn: () => apiFetch(admin ? '/api/blog/admin' : '/api/blog/', { schema: blogPostListSchema }),
   });
 }
 
 export function useBlogPost(id: string) {
   return useQuery({
-    queryKey: ['blog', 'post', id],
+    queryKey: queryKeys.blogPost(id),
     queryFn: () => apiFetch(`/api/blog/${encodeURIComponent(id)}`, { schema: blogPostSchema }),
     retry: false,
   });
@@ -27,7 +28,7 @@ export function useSaveBlogPost() {
         body: post,
         schema: blogPostSchema,
       });
-      await queryClient.invalidateQueries({ queryKey: ['blog'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.blog });
       return saved;
     },
     [queryClient],

@@ -8,9 +8,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { demoEmailError, STORAGE_KEYS, successResponseSchema } from '@tandem/shared';
+import { demoEmailError, STORAGE_KEYS } from '@tandem/shared';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { apiFetch } from '../api/client';
+import { useRequestDemo } from './use-request-demo';
 
 type Phase = 'form' | 'loading' | 'success' | 'error';
 
@@ -45,6 +45,7 @@ export function DemoRequestDialog({ open, onClose }: { open: boolean; onClose: (
     }, RESET_DELAY_MS);
   };
 
+  const requestDemo = useRequestDemo();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const problem = demoEmailError(email);
@@ -52,11 +53,7 @@ export function DemoRequestDialog({ open, onClose }: { open: boolean; onClose: (
     if (problem) return;
     setPhase('loading');
     try {
-      const result = await apiFetch('/api/demo/request', {
-        method: 'POST',
-        body: { email: email.trim(), message, lead_id: storedLeadId() },
-        schema: successResponseSchema,
-      });
+      const result = await requestDemo({ email: email.trim(), message, lead_id: storedLeadId() });
       setPhase(result.success ? 'success' : 'error');
     } catch {
       setPhase('error');

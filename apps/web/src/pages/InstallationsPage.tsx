@@ -9,14 +9,13 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { userSchema, type Installation } from '@tandem/shared';
-import { useQueryClient } from '@tanstack/react-query';
+import type { Installation } from '@tandem/shared';
 import { useEffect, useState, type MouseEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { apiFetch } from '../api/client';
 import { useClientConfig } from '../api/config';
 import { useActiveInstallation } from '../auth/active-installation';
-import { currentUserKey, useCurrentUser } from '../auth/current-user';
+import { useCurrentUser } from '../auth/current-user';
+import { useSyncInstallations } from '../auth/use-sync-installations';
 import { PageSpinner } from '../layout/PageSpinner';
 
 const PERMISSIONS = ['View repository', 'Create pull requests', 'Review pull requests'];
@@ -115,27 +114,22 @@ function Welcome() {
  */
 function useRefreshAfterInstall() {
   const [params, setParams] = useSearchParams();
-  const queryClient = useQueryClient();
+  const sync = useSyncInstallations();
   const installationId = params.get('installation_id');
   useEffect(() => {
     if (!installationId) return;
     let cancelled = false;
-    void apiFetch('/api/installations/sync', { method: 'POST', schema: userSchema })
-      .then((user) => {
-        if (!cancelled) queryClient.setQueryData(currentUserKey, user);
-      })
-      .catch(() => queryClient.invalidateQueries({ queryKey: currentUserKey }))
-      .finally(() => {
-        if (cancelled) return;
-        const next = new URLSearchParams(params);
-        next.delete('installation_id');
-        next.delete('setup_action');
-        setParams(next, { replace: true });
-      });
+    void sync().finally(() => {
+      if (cancelled) return;
+      const next = new URLSearchParams(params);
+      next.delete('installation_id');
+      next.delete('setup_action');
+      setParams(next, { replace: true });
+    });
     return () => {
       cancelled = true;
     };
-  }, [installationId, params, queryClient, setParams]);
+  }, [installationId, params, sync, setParams]);
 }
 
 export default InstallationsPage;

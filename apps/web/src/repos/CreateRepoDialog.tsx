@@ -10,15 +10,10 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import {
-  CREATE_REPO_ERRORS,
-  CREATE_REPO_GENERIC_ERROR,
-  createRepoResponseSchema,
-  INSTALLATION_HEADER,
-  repoNameError,
-} from '@tandem/shared';
+import { CREATE_REPO_ERRORS, CREATE_REPO_GENERIC_ERROR, repoNameError } from '@tandem/shared';
 import { useState, type FormEvent } from 'react';
-import { ApiError, apiFetch } from '../api/client';
+import { ApiError } from '../api/client';
+import { useCreateRepo } from './use-create-repo';
 
 export interface CreatedRepo {
   repo_owner: string;
@@ -38,6 +33,7 @@ export function CreateRepoDialog(props: {
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const createRepo = useCreateRepo(props.installationId);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -47,11 +43,10 @@ export function CreateRepoDialog(props: {
     setBusy(true);
     setError(null);
     try {
-      const created = await apiFetch('/api/installation/create-repo', {
-        method: 'POST',
-        body: { repo_name: name.trim(), description, private: visibility === 'private' },
-        schema: createRepoResponseSchema,
-        headers: props.installationId ? { [INSTALLATION_HEADER]: String(props.installationId) } : {},
+      const created = await createRepo({
+        repo_name: name.trim(),
+        description,
+        private: visibility === 'private',
       });
       setName('');
       setDescription('');

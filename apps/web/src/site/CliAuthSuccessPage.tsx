@@ -2,14 +2,13 @@ import Alert from '@mui/material/Alert';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { CLI_CONFIG_PATH, cliTokenResponseSchema } from '@tandem/shared';
-import { useQuery } from '@tanstack/react-query';
+import { CLI_CONFIG_PATH } from '@tandem/shared';
 import { useSearchParams } from 'react-router';
-import { apiFetch } from '../api/client';
 import { useCurrentUser } from '../auth/current-user';
 import { LoginButton } from '../auth/LoginButton';
 import { PageSpinner } from '../layout/PageSpinner';
 import { CopyBlock } from './CopyBlock';
+import { useCliToken } from './use-cli-token';
 
 export function cliConfigFile(url: string, token: string): string {
   return `${JSON.stringify({ url, token }, null, 2)}\n`;
@@ -25,13 +24,7 @@ export function CliAuthSuccessPage() {
   const [params] = useSearchParams();
   const fromQuery = params.get('token');
   const { user, loading } = useCurrentUser();
-  const issued = useQuery({
-    queryKey: ['cli-token', user?.user_id],
-    queryFn: () => apiFetch('/api/auth/cli-token', { method: 'POST', schema: cliTokenResponseSchema }),
-    enabled: !fromQuery && !!user,
-    staleTime: Infinity,
-    retry: false,
-  });
+  const issued = useCliToken(user?.user_id, !fromQuery && !!user);
   const token = fromQuery ?? issued.data?.token;
   const url = window.location.origin;
 

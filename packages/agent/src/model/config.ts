@@ -10,6 +10,8 @@ export interface ModelEnv {
   openaiCompatible?: { url: string; models: string[]; apiKey?: string };
   /** TANDEM_SCRIPTED_MODEL_FILE: enables the `scripted` model (tests only). */
   scriptedModelFile?: string;
+  /** The offline demo model is offered (TANDEM_DEMO_MODEL, or no provider configured). */
+  demoModel?: boolean;
   /** Base-URL overrides, for proxies and for tests that point a provider at a local server. */
   anthropicBaseUrl?: string;
   openaiBaseUrl?: string;
@@ -18,3 +20,5 @@ export interface ModelEnv {
 
 export const SCRIPTED_MODEL_KEY = 'scripted';
 export const SCRIPTED_MODEL_FILE_VARIABLE = 'TANDEM_SCRIPTED_MODEL_FILE';
+/** The offline demo model (model/demo.ts), offered when `ModelEnv.demoModel` is set. */
+export { DEMO_MODEL_KEY } from '@tandem/shared';

@@ -1,4 +1,5 @@
-export { SCRIPTED_MODEL_FILE_VARIABLE, SCRIPTED_MODEL_KEY, type ModelEnv } from './config.js';
+export { DEMO_MODEL_KEY, SCRIPTED_MODEL_FILE_VARIABLE, SCRIPTED_MODEL_KEY, type ModelEnv } from './config.js';
+export { demoModelOption } from './demo.js';
 export { providerOptionsFor } from './provider-options.js';
 export { resolveModel, scriptedModelOption, type ResolvedModel } from './resolve.js';
 export { createScriptedModel, SUMMARIZE_MARKER } from './scripted.js';

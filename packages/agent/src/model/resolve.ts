@@ -4,7 +4,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { LOCAL_MODEL_PREFIX, localModelOption, MODEL_CATALOG, type ModelOption } from '@tandem/shared';
-import { SCRIPTED_MODEL_FILE_VARIABLE, SCRIPTED_MODEL_KEY, type ModelEnv } from './config.js';
+import { DEMO_MODEL_KEY, SCRIPTED_MODEL_FILE_VARIABLE, SCRIPTED_MODEL_KEY, type ModelEnv } from './config.js';
+import { createDemoModel, demoModelOption } from './demo.js';
 import { providerOptionsFor } from './provider-options.js';
 import { createScriptedModel } from './scripted.js';
 
@@ -55,6 +56,13 @@ export function resolveModel(key: string, env: ModelEnv): ResolvedModel {
     const option = scriptedModelOption();
     if (!env.scriptedModelFile) return unavailable(option, `${SCRIPTED_MODEL_FILE_VARIABLE} is not set`);
     return { ok: true, key, option, model: createScriptedModel(env.scriptedModelFile) };
+  }
+
+  if (key === DEMO_MODEL_KEY) {
+    const option = demoModelOption();
+    if (!env.demoModel)
+      return unavailable(option, 'a model provider is configured (TANDEM_DEMO_MODEL=on offers it anyway)');
+    return { ok: true, key, option, model: createDemoModel() };
   }
 
   let option = MODEL_CATALOG.find((candidate) => candidate.key === key);

@@ -3,11 +3,10 @@ import {
   type LanguageModelV3CallOptions,
   type LanguageModelV3Content,
   type LanguageModelV3GenerateResult,
-  type LanguageModelV3StreamPart,
   type LanguageModelV3StreamResult,
-  type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
+import { offlineResult as result, toStream, type OfflineUsage } from './offline-result.js';
 import { analysePrompt, stateMarker, type PromptFacts } from './scripted-prompt.js';
 import { pickScript, readScriptFile, type ScriptStep } from './scripted-file.js';
 
@@ -38,7 +37,7 @@ export function createScriptedModel(file: string): MockLanguageModelV3 {
 }
 
 const KEPT_CALLS = 20;
-const DEFAULT_USAGE = { input: 1000, cached: 0, output: 100, reasoning: 0 };
+const DEFAULT_USAGE: OfflineUsage = { input: 1000, cached: 0, output: 100, reasoning: 0 };
 const DONE_STEP: ScriptStep = { text: 'Done.' };
 
 async function answer(
@@ -81,38 +80,6 @@ async function answer(
   return result(content, String(facts.stepIndex), { ...DEFAULT_USAGE, ...step.usage });
 }
 
-function result(
-  content: LanguageModelV3Content[],
-  id: string,
-  usage: typeof DEFAULT_USAGE,
-): LanguageModelV3GenerateResult {
-  const toolCalls = content.some((part) => part.type === 'tool-call');
-  return {
-    content,
-    finishReason: toolCalls ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
-    usage: toV3Usage(usage),
-    response: { id: `scripted-${id}`, modelId: 'scripted' },
-    warnings: [],
-  };
-}
-
-/** Script usage has TokenUsage meanings (input uncached, output without reasoning). */
-function toV3Usage(usage: typeof DEFAULT_USAGE): LanguageModelV3Usage {
-  return {
-    inputTokens: {
-      total: usage.input + usage.cached,
-      noCache: usage.input,
-      cacheRead: usage.cached,
-      cacheWrite: undefined,
-    },
-    outputTokens: {
-      total: usage.output + usage.reasoning,
-      text: usage.output,
-      reasoning: usage.reasoning,
-    },
-  };
-}
-
 function summaryText(facts: PromptFacts, scriptIndex: number | undefined): string {
   const request =
     facts.carriedScript === undefined && facts.firstUserText
@@ -148,35 +115,5 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       resolve();
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** The generate result as the parts a streaming provider would send, text in word-sized deltas. */
-function toStream(generated: LanguageModelV3GenerateResult): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'response-metadata', ...generated.response },
-  ];
-  generated.content.forEach((part, n) => {
-    if (part.type === 'text' || part.type === 'reasoning') {
-      const id = `${part.type}-${n}`;
-      parts.push({ type: `${part.type}-start`, id });
-      for (const delta of part.text.match(/\S+\s*|\s+/g) ?? []) {
-        parts.push({ type: `${part.type}-delta`, id, delta });
-      }
-      parts.push({ type: `${part.type}-end`, id });
-    } else if (part.type === 'tool-call') {
-      parts.push({ type: 'tool-input-start', id: part.toolCallId, toolName: part.toolName });
-      parts.push({ type: 'tool-input-delta', id: part.toolCallId, delta: part.input });
-      parts.push({ type: 'tool-input-end', id: part.toolCallId });
-      parts.push(part);
-    }
-  });
-  parts.push({ type: 'finish', usage: generated.usage, finishReason: generated.finishReason });
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
   });
 }

@@ -1,6 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
 import { MODEL_PRICES, type ModelOption, type ModelPrice, type TokenUsage } from '@tandem/shared';
-import { SCRIPTED_MODEL_KEY } from './config.js';
+import { DEMO_MODEL_KEY, SCRIPTED_MODEL_KEY } from './config.js';
 
 const count = (n: number | undefined): number => (n !== undefined && Number.isFinite(n) ? n : 0);
 
@@ -48,6 +48,8 @@ export const LOCAL_MODEL_PRICE: ModelPrice = { input: 0, cachedInput: 0, output:
 
 export function priceFor(option: ModelOption): ModelPrice {
   if (option.key === SCRIPTED_MODEL_KEY) return SCRIPTED_MODEL_PRICE;
+  // The demo model runs no model at all: free.
+  if (option.key === DEMO_MODEL_KEY) return LOCAL_MODEL_PRICE;
   if (option.provider === 'openai-compatible') return LOCAL_MODEL_PRICE;
   const price = MODEL_PRICES[option.model];
   // A catalog model without a price is a catalog bug; failing loudly beats running it for free.

@@ -73,6 +73,8 @@ export async function prepareSandbox(
     cloneUrl: `${deps.codeHost.webUrl.replace(/\/+$/, '')}/${repo.fullName}.git`,
     auth: { token },
     baseBranch: agent.baseBranch ?? repo.defaultBranch,
+    // Only a base someone chose is created when missing, not a stale default branch name.
+    createBase: agent.baseBranch !== null,
     // Its own branch once it pushed to it; until then the first free name, so a branch that already
     // exists on the code host (someone else's, or a previous database's agent) is never taken over.
     branch: (await hasPushed(deps.db, agent)) ? agent.branch! : { free: agent.branch ?? agentBranch(agent) },

@@ -101,6 +101,25 @@ describe('prepareWorkspace', () => {
     ).rejects.toThrow(/base branch nope/);
   });
 
+  it('creates a chosen base branch the code host lacks from the default branch', async () => {
+    const remote = await createRemote();
+    const ws = await prepareWorkspace(options(remote.url, { baseBranch: 'release/next', createBase: true }));
+    expect(ws).toMatchObject({ baseBranch: 'release/next', headSha: remote.mainSha });
+    expect(await remote.remoteSha('refs/heads/release/next')).toBe(remote.mainSha);
+    // An existing base is left as it is.
+    const moved = await remote.commit('later.txt', 'release/next');
+    await prepareWorkspace(
+      options(remote.url, { agentId: 'agent-2', baseBranch: 'release/next', createBase: true }),
+    );
+    expect(await remote.remoteSha('refs/heads/release/next')).toBe(moved);
+    // Option-looking names never reach git.
+    await expect(
+      prepareWorkspace(
+        options(remote.url, { agentId: 'agent-3', baseBranch: '--upload-pack=x', createBase: true }),
+      ),
+    ).rejects.toThrow(/invalid branch name/);
+  });
+
   it('resumes from origin/<branch>, keeping unpushed local commits and fast-forwarding otherwise', async () => {
     const remote = await createRemote();
     const pushed = await remote.commit('work.txt', 'tandem-1');

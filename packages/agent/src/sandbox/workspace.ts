@@ -20,6 +20,8 @@ export interface PrepareOptions {
   auth: GitAuth;
   /** null → the remote's default branch. */
   baseBranch: string | null;
+  /** A base branch the code host lacks is created from its default branch (a user's choice). */
+  createBase?: boolean;
   /**
    * The agent's branch, e.g. 'tandem-3', when it is known to be the agent's own (it pushed it);
    * with `{ free: 'tandem-3' }` the first name the code host does not have yet is taken
@@ -100,6 +102,29 @@ async function remoteDefaultBranch(mirror: string, cloneUrl: string, auth: GitAu
   return /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(out.stdout)?.[1] ?? null;
 }
 
+/**
+ * A base branch the user chose that the code host does not have yet is created there from the
+ * default branch (workspace §2: "It will be created if it doesn't exist"). An empty repository has
+ * nothing to branch from: the agent's first commit starts its history as before.
+ */
+async function createMissingBase(
+  mirror: string,
+  cloneUrl: string,
+  auth: GitAuth,
+  base: string,
+): Promise<void> {
+  const exists = await git(mirror, ['rev-parse', '--verify', '--quiet', `refs/heads/${base}`]);
+  if (exists.exitCode === 0) return;
+  const from = await remoteDefaultBranch(mirror, cloneUrl, auth);
+  if (!from) return;
+  const sha = (
+    await git(mirror, ['rev-parse', '--verify', '--quiet', `refs/heads/${from}^{commit}`])
+  ).stdout.trim();
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) return;
+  await mustGit(mirror, ['push', '--quiet', '--', cloneUrl, `${sha}:refs/heads/${base}`], { auth });
+  await mustGit(mirror, ['update-ref', `refs/heads/${base}`, sha]);
+}
+
 /** Updates the workspace's origin/* refs from the mirror, inside the sandbox. */
 async function fetchFromMirror(ws: GitWorkspace, mirror: string): Promise<void> {
   await mustSandboxGit(ws, ['fetch', '--quiet', '--prune', '--no-tags', '--', mirror, ORIGIN_REFSPEC], {
@@ -176,6 +201,7 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
   const ws: GitWorkspace = { dir, kind };
   await syncMirror(mirror, cloneUrl, auth);
   const branch = typeof options.branch === 'string' ? wanted : await freeBranch(mirror, wanted);
+  if (options.baseBranch !== null && options.createBase) await createMissingBase(mirror, cloneUrl, auth, options.baseBranch);
 
   const cloned = !existsSync(join(dir, '.git'));
   if (cloned) {

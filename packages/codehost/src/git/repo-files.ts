@@ -23,8 +23,9 @@ export async function commitFiles(
     const exists =
       (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: barePath })).code === 0;
     if (exists) {
-      await gitText(['fetch', '--quiet', barePath, `${branch}:${branch}`], { cwd: work });
-      await gitText(['checkout', '--quiet', branch], { cwd: work });
+      // The work tree's unborn branch has this name, so fetch to FETCH_HEAD and point it there.
+      await gitText(['fetch', '--quiet', barePath, `refs/heads/${branch}`], { cwd: work });
+      await gitText(['reset', '--quiet', '--hard', 'FETCH_HEAD'], { cwd: work });
     }
     for (const [path, content] of Object.entries(files)) {
       await mkdir(dirname(join(work, path)), { recursive: true });

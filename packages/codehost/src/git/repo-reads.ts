@@ -45,7 +45,9 @@ export async function listBranches(barePath: string): Promise<BranchRef[]> {
 }
 
 export async function resolveRef(barePath: string, ref: string): Promise<string | null> {
-  const result = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: barePath });
+  const result = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], {
+    cwd: barePath,
+  });
   return result.code === 0 ? result.stdout.toString().trim() : null;
 }
 
@@ -72,37 +74,56 @@ function parseCommits(out: string): CommitInfo[] {
 }
 
 export async function getCommit(barePath: string, sha: string): Promise<CommitInfo | null> {
-  const result = await git(['log', '-1', `--format=${COMMIT_FORMAT}`, sha], { cwd: barePath });
+  const result = await git(['log', '-1', `--format=${COMMIT_FORMAT}`, '--end-of-options', sha], {
+    cwd: barePath,
+  });
   if (result.code !== 0) return null;
   return parseCommits(result.stdout.toString())[0] ?? null;
 }
 
 /** Commits reachable from head but not base, oldest first (like GitHub's compare and PR commits). */
 export async function commitsBetween(barePath: string, base: string, head: string): Promise<CommitInfo[]> {
-  const out = await gitText(['log', '--reverse', `--format=${COMMIT_FORMAT}`, `${base}..${head}`], {
-    cwd: barePath,
-  });
+  const out = await gitText(
+    ['log', '--reverse', `--format=${COMMIT_FORMAT}`, '--end-of-options', `${base}..${head}`],
+    {
+      cwd: barePath,
+    },
+  );
   return parseCommits(out);
 }
 
-export async function listCommits(barePath: string, ref: string, limit: number): Promise<CommitInfo[]> {
-  const out = await gitText(['log', `-${limit}`, `--format=${COMMIT_FORMAT}`, ref], { cwd: barePath });
+export async function listCommits(
+  barePath: string,
+  ref: string,
+  limit: number,
+  skip = 0,
+): Promise<CommitInfo[]> {
+  const out = await gitText(
+    ['log', `-${limit}`, `--skip=${skip}`, `--format=${COMMIT_FORMAT}`, '--end-of-options', ref],
+    { cwd: barePath },
+  );
   return parseCommits(out);
 }
 
 export async function mergeBase(barePath: string, a: string, b: string): Promise<string | null> {
-  const result = await git(['merge-base', a, b], { cwd: barePath });
+  const result = await git(['merge-base', '--end-of-options', a, b], { cwd: barePath });
   return result.code === 0 ? result.stdout.toString().trim() : null;
 }
 
 export async function countCommits(barePath: string, range: string): Promise<number> {
-  return Number((await gitText(['rev-list', '--count', range], { cwd: barePath })).trim());
+  return Number(
+    (await gitText(['rev-list', '--count', '--end-of-options', range], { cwd: barePath })).trim(),
+  );
 }
 
 /** Per-file changes between two commits, with unified patches. */
 export async function diffFiles(barePath: string, from: string, to: string): Promise<ChangedFile[]> {
-  const status = await gitText(['diff', '--name-status', '-M', '-z', from, to], { cwd: barePath });
-  const numstat = await gitText(['diff', '--numstat', '-M', '-z', from, to], { cwd: barePath });
+  const status = await gitText(['diff', '--name-status', '-M', '-z', '--end-of-options', from, to], {
+    cwd: barePath,
+  });
+  const numstat = await gitText(['diff', '--numstat', '-M', '-z', '--end-of-options', from, to], {
+    cwd: barePath,
+  });
   const parts = status.split('\0').filter((p, i, all) => p !== '' || i < all.length - 1);
   const files: ChangedFile[] = [];
   for (let i = 0; i < parts.length;) {
@@ -128,7 +149,9 @@ export async function diffFiles(barePath: string, from: string, to: string): Pro
   applyNumstat(files, numstat);
   for (const file of files) {
     const paths = file.previousFilename ? [file.previousFilename, file.filename] : [file.filename];
-    const patch = await gitText(['diff', '-M', from, to, '--', ...paths], { cwd: barePath });
+    const patch = await gitText(['diff', '-M', '--end-of-options', from, to, '--', ...paths], {
+      cwd: barePath,
+    });
     // GitHub's `patch` starts at the first hunk, without the diff header lines.
     const lines = patch.split('\n');
     const firstHunk = lines.findIndex((line) => line.startsWith('@@'));
@@ -157,14 +180,15 @@ function applyNumstat(files: ChangedFile[], numstat: string): void {
 export interface TreeEntry {
   name: string;
   path: string;
-  type: 'blob' | 'tree';
+  /** `commit` is a submodule: a pointer into another repository, with no content here. */
+  type: 'blob' | 'tree' | 'commit';
   sha: string;
   size: number;
 }
 
 export async function listTree(barePath: string, ref: string, dir: string): Promise<TreeEntry[] | null> {
   const spec = dir ? `${ref}:${dir}` : `${ref}:`;
-  const result = await git(['ls-tree', '-l', spec], { cwd: barePath });
+  const result = await git(['ls-tree', '-l', '--end-of-options', spec], { cwd: barePath });
   if (result.code !== 0) return null;
   return result.stdout
     .toString()
@@ -176,7 +200,7 @@ export async function listTree(barePath: string, ref: string, dir: string): Prom
       return {
         name,
         path: dir ? `${dir}/${name}` : name,
-        type: type === 'tree' ? 'tree' : 'blob',
+        type: type === 'tree' || type === 'commit' ? type : 'blob',
         sha,
         size: size === '-' ? 0 : Number(size),
       } satisfies TreeEntry;
@@ -189,14 +213,132 @@ export async function readPath(
   ref: string,
   path: string,
 ): Promise<{ kind: 'file'; content: Buffer; sha: string } | { kind: 'dir' } | null> {
-  const type = await git(['cat-file', '-t', `${ref}:${path}`], { cwd: barePath });
+  const type = await git(['cat-file', '-t', '--end-of-options', `${ref}:${path}`], { cwd: barePath });
   if (type.code !== 0) return null;
   if (type.stdout.toString().trim() === 'tree') return { kind: 'dir' };
-  const sha = (await gitText(['rev-parse', `${ref}:${path}`], { cwd: barePath })).trim();
+  const sha = (
+    await gitText(['rev-parse', '--verify', '--end-of-options', `${ref}:${path}`], { cwd: barePath })
+  ).trim();
   const content = await git(['cat-file', 'blob', sha], { cwd: barePath });
   return { kind: 'file', content: content.stdout, sha };
 }
 
 export async function isAncestor(barePath: string, ancestor: string, descendant: string): Promise<boolean> {
-  return (await git(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: barePath })).code === 0;
+  return (
+    (await git(['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant], { cwd: barePath }))
+      .code === 0
+  );
+}
+
+/** git's empty tree: what a root commit is compared against. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+export interface TagRef {
+  name: string;
+  /** The commit the tag points at (annotated tags peeled). */
+  sha: string;
+}
+
+export async function listTags(barePath: string): Promise<TagRef[]> {
+  const out = await gitText(
+    ['for-each-ref', '--format=%(refname:short)%00%(objectname)%00%(*objectname)', 'refs/tags'],
+    { cwd: barePath },
+  );
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [name = '', sha = '', peeled = ''] = line.split('\0');
+      return { name, sha: peeled || sha };
+    });
+}
+
+const SHA_RE = /^[0-9a-f]{7,40}$/i;
+
+/** NUL, newlines and other C0 controls or DEL: never part of a path a URL may name. */
+export function hasControlChars(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** A commit named by an abbreviated or full hex sha; anything else (options included) is null. */
+export async function resolveCommitSha(barePath: string, sha: string): Promise<string | null> {
+  return SHA_RE.test(sha) ? resolveRef(barePath, sha) : null;
+}
+
+/**
+ * A repository path from a URL: segments without `.`/`..`, empty parts or control characters, so a
+ * crafted URL can never name anything outside the tree. Null when it is not one.
+ */
+export function safeRepoPath(segments: string[]): string | null {
+  const parts = segments.at(-1) === '' ? segments.slice(0, -1) : segments;
+  for (const part of parts) {
+    if (part === '' || part === '.' || part === '..' || part.includes('\\') || hasControlChars(part))
+      return null;
+  }
+  return parts.join('/');
+}
+
+export interface RefAndPath {
+  /** The branch, tag or sha as the URL named it. */
+  ref: string;
+  commit: string;
+  path: string;
+}
+
+/**
+ * Splits `{ref}/{path}` as GitHub does when refs contain slashes (`feature/x/src/a.js`): the longest
+ * prefix that names a branch (then a tag) wins, else a hex sha as the first segment. Only names
+ * listed by git or hex shas ever reach git as revisions.
+ */
+export async function resolveRefAndPath(barePath: string, rest: string): Promise<RefAndPath | null> {
+  const segments = rest.split('/');
+  const branches = new Map((await listBranches(barePath)).map((b) => [b.name, b.sha]));
+  const tags = new Map((await listTags(barePath)).map((t) => [t.name, t.sha]));
+  for (let i = segments.length; i >= 1; i--) {
+    const ref = segments.slice(0, i).join('/');
+    let commit = branches.get(ref) ?? tags.get(ref) ?? null;
+    if (!commit && i === 1) commit = await resolveCommitSha(barePath, ref);
+    if (!commit) continue;
+    const path = safeRepoPath(segments.slice(i));
+    return path === null ? null : { ref, commit, path };
+  }
+  return null;
+}
+
+export type PathObject =
+  | { kind: 'dir' }
+  | { kind: 'file'; sha: string; size: number; content: Buffer | null }
+  | { kind: 'submodule' };
+
+/**
+ * The object at commit:path (commit must be a resolved sha, path a `safeRepoPath`). A file's bytes
+ * are read only when it is at most `maxBytes`, so a huge blob never fills memory.
+ */
+export async function readPathCapped(
+  barePath: string,
+  commit: string,
+  path: string,
+  maxBytes: number,
+): Promise<PathObject | null> {
+  if (!path) return { kind: 'dir' };
+  const spec = `${commit}:${path}`;
+  const type = await git(['cat-file', '-t', '--end-of-options', spec], { cwd: barePath });
+  if (type.code !== 0) {
+    // A submodule's entry is a commit of another repository, which cat-file cannot find here.
+    const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    const entries = await listTree(barePath, commit, parent);
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    return entries?.some((e) => e.name === name && e.type === 'commit') ? { kind: 'submodule' } : null;
+  }
+  const kind = type.stdout.toString().trim();
+  if (kind === 'tree') return { kind: 'dir' };
+  if (kind !== 'blob') return null;
+  const sha = (await gitText(['rev-parse', '--verify', '--end-of-options', spec], { cwd: barePath })).trim();
+  const size = Number((await gitText(['cat-file', '-s', sha], { cwd: barePath })).trim());
+  const content = size <= maxBytes ? (await git(['cat-file', 'blob', sha], { cwd: barePath })).stdout : null;
+  return { kind: 'file', sha, size, content };
 }

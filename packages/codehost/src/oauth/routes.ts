@@ -1,29 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HostUser } from '../store/types.js';
-import { page, userPicker } from '../pages/html.js';
+import type { FastifyInstance } from 'fastify';
+import { userPicker } from '../pages/html.js';
+import { refuseCrossSite, sendPage } from '../pages/layout.js';
 import type { Context } from '../rest/context.js';
+import { localPath, sameOrigin, signInAs } from './session.js';
 
-export const SESSION_COOKIE = 'codehost_session';
 const CODE_TTL_MS = 10 * 60 * 1000;
-
-/** The code-host user signed in to this browser (for the install and compare pages). */
-export function sessionUser(request: FastifyRequest, ctx: Context): HostUser | undefined {
-  const token = request.cookies[SESSION_COOKIE];
-  if (!token) return undefined;
-  const actor = ctx.host.actorForToken(token);
-  return actor?.kind === 'user' ? actor.user : undefined;
-}
-
-export function signInAs(reply: FastifyReply, ctx: Context, login: string): void {
-  const { token } = ctx.host.issueUserToken(login);
-  reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax' });
-}
-
-/** Only same-host relative paths are followed after a code-host sign-in. */
-export function localPath(value: unknown): string {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : '/';
-}
 
 export function oauthRoutes(app: FastifyInstance, ctx: Context): void {
   const { host } = ctx;
@@ -33,21 +15,29 @@ export function oauthRoutes(app: FastifyInstance, ctx: Context): void {
     async (request, reply) => {
       const { client_id, redirect_uri, state } = request.query;
       if (client_id !== host.credentials.clientId) {
-        return reply
-          .status(400)
-          .type('text/html')
-          .send(page('Unknown application', '<p>The client_id is not registered here.</p>'));
+        return sendPage(
+          request,
+          reply,
+          ctx,
+          'Unknown application',
+          '<p>The client_id is not registered here.</p>',
+          400,
+        );
       }
       if (!redirect_uri || !/^https?:\/\//.test(redirect_uri)) {
-        return reply
-          .status(400)
-          .type('text/html')
-          .send(page('Bad redirect', '<p>redirect_uri must be an http(s) URL.</p>'));
+        return sendPage(
+          request,
+          reply,
+          ctx,
+          'Bad redirect',
+          '<p>redirect_uri must be an http(s) URL.</p>',
+          400,
+        );
       }
       const body =
         `<p>Choose who you are. <strong>Tandem</strong> will be able to read your profile and the installations you can reach.</p>` +
         userPicker(host.state.users, '/login/oauth/authorize', { client_id, redirect_uri, state });
-      return reply.type('text/html').send(page('Sign in to continue to Tandem', body));
+      return sendPage(request, reply, ctx, 'Sign in to continue to Tandem', body);
     },
   );
 
@@ -60,10 +50,7 @@ export function oauthRoutes(app: FastifyInstance, ctx: Context): void {
       !/^https?:\/\//.test(redirect_uri) ||
       !user
     ) {
-      return reply
-        .status(400)
-        .type('text/html')
-        .send(page('Sign-in failed', '<p>Unknown application or user.</p>'));
+      return sendPage(request, reply, ctx, 'Sign-in failed', '<p>Unknown application or user.</p>', 400);
     }
     const code = randomBytes(16).toString('hex');
     host.store.update((s) => {
@@ -120,9 +107,11 @@ export function oauthRoutes(app: FastifyInstance, ctx: Context): void {
 
   /** Signs a browser in as a seeded user for the HTML pages (install, compare). */
   app.post<{ Body: Record<string, string | undefined> }>('/session', async (request, reply) => {
+    // Login CSRF: another site must not sign this browser in as someone of its choosing.
+    if (!sameOrigin(request, ctx)) return refuseCrossSite(request, reply, ctx);
     const login = request.body?.login;
     if (!login || !host.user(login))
-      return reply.status(400).type('text/html').send(page('Sign-in failed', '<p>Unknown user.</p>'));
+      return sendPage(request, reply, ctx, 'Sign-in failed', '<p>Unknown user.</p>', 400);
     signInAs(reply, ctx, login);
     return reply.redirect(localPath(request.body?.return_to));
   });

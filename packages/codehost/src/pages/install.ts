@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { sessionUser } from '../oauth/routes.js';
+import { sameOrigin, sessionUser } from '../oauth/session.js';
 import type { Context } from '../rest/context.js';
-import { esc, hidden, page, userPicker } from './html.js';
+import { esc, hidden, userPicker } from './html.js';
+import { refuseCrossSite, sendPage } from './layout.js';
 
 /** Installing the App: pick an account you administer; the product hears of it by webhook. */
 export function installRoutes(app: FastifyInstance, ctx: Context): void {
@@ -9,13 +10,13 @@ export function installRoutes(app: FastifyInstance, ctx: Context): void {
 
   app.get<{ Params: { slug: string } }>('/apps/:slug/installations/new', async (request, reply) => {
     if (request.params.slug !== host.credentials.slug)
-      return reply.status(404).type('text/html').send(page('Not found', ''));
+      return sendPage(request, reply, ctx, 'Not found', '', 404);
     const user = sessionUser(request, ctx);
     if (!user) {
       const body =
         '<p>Sign in to choose where to install Tandem.</p>' +
         userPicker(host.state.users, '/session', { return_to: request.url });
-      return reply.type('text/html').send(page('Install Tandem', body));
+      return sendPage(request, reply, ctx, 'Install Tandem', body);
     }
     const accounts = [
       user.login,
@@ -34,22 +35,27 @@ export function installRoutes(app: FastifyInstance, ctx: Context): void {
       })
       .join('');
     const body = `<p>Signed in as <strong>${esc(user.login)}</strong>. Tandem will be able to view repositories, create pull requests and review pull requests.</p><ul>${rows}</ul>`;
-    return reply.type('text/html').send(page('Install Tandem', body));
+    return sendPage(request, reply, ctx, 'Install Tandem', body);
   });
 
   app.post<{ Params: { slug: string }; Body: { account?: string } }>(
     '/apps/:slug/installations',
     async (request, reply) => {
+      if (!sameOrigin(request, ctx)) return refuseCrossSite(request, reply, ctx);
       const user = sessionUser(request, ctx);
       const account = request.body?.account ?? '';
       const allowed =
         user &&
         (account.toLowerCase() === user.login.toLowerCase() || host.orgRole(account, user.login) === 'admin');
       if (request.params.slug !== host.credentials.slug || !user || !allowed) {
-        return reply
-          .status(403)
-          .type('text/html')
-          .send(page('Cannot install', '<p>You cannot install Tandem on that account.</p>'));
+        return sendPage(
+          request,
+          reply,
+          ctx,
+          'Cannot install',
+          '<p>You cannot install Tandem on that account.</p>',
+          403,
+        );
       }
       let installation = host.installationFor(account);
       if (!installation) {
@@ -78,27 +84,28 @@ export function installRoutes(app: FastifyInstance, ctx: Context): void {
         target.searchParams.set('setup_action', 'install');
         return reply.redirect(target.toString());
       }
-      return reply
-        .type('text/html')
-        .send(
-          page('Installed', `<p>Tandem is installed on <strong>${esc(installation.account)}</strong>.</p>`),
-        );
+      return sendPage(
+        request,
+        reply,
+        ctx,
+        'Installed',
+        `<p>Tandem is installed on <strong>${esc(installation.account)}</strong>.</p>`,
+      );
     },
   );
 
   app.get<{ Params: { id: string } }>('/settings/installations/:id', async (request, reply) => {
     const installation = host.installation(Number(request.params.id));
-    if (!installation) return reply.status(404).type('text/html').send(page('Not found', ''));
+    if (!installation) return sendPage(request, reply, ctx, 'Not found', '', 404);
     const repos = host
       .reposOf(installation.account)
       .map((r) => `<li><a href="/${esc(r.owner)}/${esc(r.name)}">${esc(r.owner)}/${esc(r.name)}</a></li>`);
-    return reply
-      .type('text/html')
-      .send(
-        page(
-          `Tandem on ${installation.account}`,
-          `<p>Repository access: all repositories.</p><ul>${repos.join('')}</ul>`,
-        ),
-      );
+    return sendPage(
+      request,
+      reply,
+      ctx,
+      `Tandem on ${installation.account}`,
+      `<p>Repository access: all repositories.</p><ul>${repos.join('')}</ul>`,
+    );
   });
 }

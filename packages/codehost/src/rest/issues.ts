@@ -1,32 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { Actor } from '../host.js';
-import type { HostIssue, HostRepo } from '../store/types.js';
+import { announceIssueChange } from '../actions/announce-issue-change.js';
+import { commentOnIssue } from '../actions/comment-on-issue.js';
+import type { HostIssue } from '../store/types.js';
 import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
+import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issue-model.js';
 
 type RepoParams = { owner: string; repo: string };
 type NumberParams = RepoParams & { number: string };
-
-export function findIssue(ctx: Context, repo: HostRepo, number: string): HostIssue {
-  const full = `${repo.owner}/${repo.name}`;
-  const issue = ctx.host.state.issues.find((i) => i.repo === full && i.number === Number(number));
-  if (!issue) throw new HttpError(404, 'Not Found');
-  return issue;
-}
-
-export function nextNumber(ctx: Context, repo: HostRepo): number {
-  const full = `${repo.owner}/${repo.name}`;
-  return Math.max(0, ...ctx.host.state.issues.filter((i) => i.repo === full).map((i) => i.number)) + 1;
-}
-
-/** The common part of every repository webhook payload. */
-export function eventBase(ctx: Context, repo: HostRepo, actor: Actor) {
-  const installation = ctx.host.installationFor(repo.owner);
-  return {
-    repository: ctx.shapes.repo(repo),
-    sender: ctx.shapes.account(ctx.host.actorLogin(actor)),
-    ...(installation ? { installation: { id: installation.id, node_id: `MDIz_${installation.id}` } } : {}),
-  };
-}
 
 export function issueRoutes(app: FastifyInstance, ctx: Context): void {
   const { host, shapes } = ctx;
@@ -83,18 +63,8 @@ export function issueRoutes(app: FastifyInstance, ctx: Context): void {
     async (request) => {
       const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
       const issue = findIssue(ctx, repo, request.params.number);
-      const action = applyIssueEdit(issue, request.body ?? {});
-      host.store.update(() => undefined);
-      if (action) {
-        const event = issue.pull ? 'pull_request' : 'issues';
-        const key = issue.pull ? 'pull_request' : 'issue';
-        ctx.webhooks.send(event, {
-          action,
-          number: issue.number,
-          [key]: shapes.issue(repo, issue),
-          ...eventBase(ctx, repo, actor),
-        });
-      }
+      const action = host.store.update(() => applyIssueEdit(issue, request.body ?? {}));
+      if (action) await announceIssueChange(ctx, repo, issue, actor, action);
       return shapes.issue(repo, issue);
     },
   );
@@ -112,47 +82,8 @@ export function issueRoutes(app: FastifyInstance, ctx: Context): void {
     async (request, reply) => {
       const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
       const issue = findIssue(ctx, repo, request.params.number);
-      const body = typeof request.body?.body === 'string' ? request.body.body : '';
-      if (!body.trim()) throw new HttpError(422, 'Validation Failed: body is missing');
-      const comment = {
-        id: host.store.nextId(),
-        author: host.actorLogin(actor),
-        body,
-        createdAt: new Date().toISOString(),
-      };
-      host.store.update(() => {
-        issue.comments.push(comment);
-        issue.updatedAt = comment.createdAt;
-      });
-      ctx.webhooks.send('issue_comment', {
-        action: 'created',
-        issue: shapes.issue(repo, issue),
-        comment: shapes.comment(repo, issue, comment),
-        ...eventBase(ctx, repo, actor),
-      });
+      const comment = commentOnIssue(ctx, repo, issue, actor, request.body?.body);
       return reply.status(201).send(shapes.comment(repo, issue, comment));
     },
   );
-}
-
-/** Applies title/body/state edits; returns the webhook action they amount to, if any. */
-export function applyIssueEdit(issue: HostIssue, body: { title?: unknown; body?: unknown; state?: unknown }) {
-  let action: string | null = null;
-  if (typeof body.title === 'string' && body.title !== issue.title) {
-    issue.title = body.title;
-    action = 'edited';
-  }
-  if (typeof body.body === 'string' && body.body !== issue.body) {
-    issue.body = body.body;
-    action = 'edited';
-  }
-  if ((body.state === 'open' || body.state === 'closed') && body.state !== issue.state) {
-    if (issue.pull?.merged && body.state === 'open')
-      throw new HttpError(422, 'Cannot reopen a merged pull request');
-    issue.state = body.state;
-    issue.closedAt = body.state === 'closed' ? new Date().toISOString() : null;
-    action = body.state === 'closed' ? 'closed' : 'reopened';
-  }
-  if (action) issue.updatedAt = new Date().toISOString();
-  return action;
 }

@@ -1,56 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { canMerge, mergeBranches } from '../git/repo-files.js';
+import { announceIssueChange } from '../actions/announce-issue-change.js';
+import { mergePull } from '../actions/merge-pull.js';
 import { commitsBetween, diffFiles, mergeBase, resolveRef } from '../git/repo-reads.js';
 import type { HostIssue, HostRepo, HostReview } from '../store/types.js';
 import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
 import { fileJson } from './repos.js';
-import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issues.js';
+import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issue-model.js';
+import { pullJson } from './pull-json.js';
 
 type RepoParams = { owner: string; repo: string };
 type NumberParams = RepoParams & { number: string };
-
-export async function pullJson(ctx: Context, repo: HostRepo, issue: HostIssue) {
-  const pull = issue.pull!;
-  const bare = ctx.host.repoPath(repo);
-  const full = `${repo.owner}/${repo.name}`;
-  const headSha = (await resolveRef(bare, `refs/heads/${pull.head}`)) ?? pull.mergeCommitSha ?? '';
-  const baseSha = (await resolveRef(bare, `refs/heads/${pull.base}`)) ?? '';
-  const commits = headSha && baseSha ? await commitsBetween(bare, baseSha, headSha) : [];
-  const base = headSha && baseSha ? ((await mergeBase(bare, baseSha, headSha)) ?? baseSha) : baseSha;
-  const files = headSha && base ? await diffFiles(bare, base, headSha) : [];
-  const ref = (branch: string, sha: string) => ({
-    label: `${repo.owner}:${branch}`,
-    ref: branch,
-    sha,
-    repo: ctx.shapes.repo(repo),
-    user: ctx.shapes.account(repo.owner),
-  });
-  return {
-    ...ctx.shapes.issue(repo, issue),
-    id: Number(`${repo.id}${issue.number}`),
-    url: `${ctx.shapes.apiUrl}/repos/${full}/pulls/${issue.number}`,
-    html_url: `${ctx.shapes.webUrl}/${full}/pull/${issue.number}`,
-    diff_url: `${ctx.shapes.webUrl}/${full}/pull/${issue.number}.diff`,
-    head: ref(pull.head, headSha),
-    base: ref(pull.base, baseSha),
-    draft: pull.draft,
-    merged: pull.merged,
-    merged_at: pull.mergedAt,
-    merge_commit_sha: pull.mergeCommitSha,
-    mergeable:
-      pull.merged || issue.state === 'closed'
-        ? null
-        : headSha && baseSha
-          ? await canMerge(bare, baseSha, headSha)
-          : null,
-    mergeable_state: 'clean',
-    commits: commits.length,
-    additions: files.reduce((n, f) => n + f.additions, 0),
-    deletions: files.reduce((n, f) => n + f.deletions, 0),
-    changed_files: files.length,
-    review_comments: pull.reviewComments.length,
-  };
-}
 
 function findPull(ctx: Context, repo: HostRepo, number: string): HostIssue {
   const issue = findIssue(ctx, repo, number);
@@ -105,18 +64,13 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
       const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
       const issue = findPull(ctx, repo, request.params.number);
       const body = request.body ?? {};
-      const action = applyIssueEdit(issue, body);
-      if (typeof body.base === 'string' && body.base !== issue.pull!.base) issue.pull!.base = body.base;
-      host.store.update(() => undefined);
-      const json = await pullJson(ctx, repo, issue);
-      if (action)
-        ctx.webhooks.send('pull_request', {
-          action,
-          number: issue.number,
-          pull_request: json,
-          ...eventBase(ctx, repo, actor),
-        });
-      return json;
+      const action = host.store.update(() => {
+        const edit = applyIssueEdit(issue, body);
+        if (typeof body.base === 'string' && body.base !== issue.pull!.base) issue.pull!.base = body.base;
+        return edit;
+      });
+      if (action) await announceIssueChange(ctx, repo, issue, actor, action);
+      return pullJson(ctx, repo, issue);
     },
   );
 
@@ -125,25 +79,8 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
     async (request) => {
       const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
       const issue = findPull(ctx, repo, request.params.number);
-      const pull = issue.pull!;
-      if (pull.merged || issue.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
-      const title =
-        typeof request.body?.commit_title === 'string'
-          ? request.body.commit_title
-          : `Merge pull request #${issue.number} from ${repo.owner}/${pull.head}`;
-      const sha = await mergeBranches(host.repoPath(repo), pull.base, pull.head, title);
-      if (!sha) throw new HttpError(405, 'Pull Request is not mergeable');
-      const now = new Date().toISOString();
-      host.store.update(() => {
-        Object.assign(pull, { merged: true, mergeCommitSha: sha, mergedAt: now });
-        Object.assign(issue, { state: 'closed', closedAt: now, updatedAt: now });
-      });
-      ctx.webhooks.send('pull_request', {
-        action: 'closed',
-        number: issue.number,
-        pull_request: await pullJson(ctx, repo, issue),
-        ...eventBase(ctx, repo, actor),
-      });
+      const title = typeof request.body?.commit_title === 'string' ? request.body.commit_title : undefined;
+      const sha = await mergePull(ctx, repo, issue, actor, title);
       return { sha, merged: true, message: 'Pull Request successfully merged' };
     },
   );

@@ -90,6 +90,8 @@ export interface HostToken {
   kind: 'user' | 'installation';
   subject: string | number;
   expiresAt: string;
+  /** Personal access tokens (created on /settings/tokens) have these; session and OAuth tokens not. */
+  personal?: { id: number; name: string; createdAt: string };
 }
 
 export interface HostOAuthCode {

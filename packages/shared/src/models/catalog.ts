@@ -152,6 +152,8 @@ export const MODEL_CATALOG: readonly ModelOption[] = [
 ];
 
 export const DEFAULT_MODEL_KEY = 'sonnet-4-5';
+/** The offline demo model: no AI, a fixed plan (packages/agent/src/model/demo.ts). */
+export const DEMO_MODEL_KEY = 'demo';
 export const DEFAULT_REVIEW_MODEL_KEY = 'gpt-5-medium';
 export const LOCAL_MODEL_PREFIX = 'local/';
 

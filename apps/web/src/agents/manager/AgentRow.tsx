@@ -21,7 +21,8 @@ export function AgentRow(props: { agent: AgentMetadata; busy: boolean; onToggleA
   const lastActive = new Date(agent.last_active);
   return (
     <TableRow hover>
-      <TableCell>
+      {/* A title never shrinks below a readable width: on a phone the table scrolls sideways. */}
+      <TableCell sx={{ minWidth: '10rem' }}>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <Box
             component="span"
@@ -40,7 +41,8 @@ export function AgentRow(props: { agent: AgentMetadata; busy: boolean; onToggleA
             component={RouterLink}
             to={agentPath(agent)}
             underline="hover"
-            sx={{ wordBreak: 'break-word' }}
+            // overflow-wrap (unlike word-break) leaves the column's minimum width alone.
+            sx={{ overflowWrap: 'break-word' }}
           >
             <WorkingGlyph working={isWorking(agent.status)} />
             {agent.title}

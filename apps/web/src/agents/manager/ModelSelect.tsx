@@ -4,6 +4,7 @@ import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { useId, type ReactNode } from 'react';
 import { modelMenu, type AvailableModel } from './model-choice';
 
@@ -32,6 +33,7 @@ export function ModelSelect(props: {
   admin: boolean;
   value: string | null;
   disabled?: boolean;
+  sx?: SxProps<Theme>;
   onChange: (value: string | null) => void;
 }) {
   const labelId = useId();
@@ -62,7 +64,7 @@ export function ModelSelect(props: {
     value === OFF_VALUE ? 'Off' : (props.models.find((m) => m.key === value)?.label ?? value);
 
   return (
-    <FormControl size="small" sx={{ minWidth: 170 }} disabled={props.disabled}>
+    <FormControl size="small" sx={props.sx ?? { minWidth: 170 }} disabled={props.disabled}>
       <InputLabel id={labelId}>{props.label}</InputLabel>
       <Select
         labelId={labelId}

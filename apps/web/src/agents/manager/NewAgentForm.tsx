@@ -22,14 +22,14 @@ import { useRepositorySettings } from '../../repos/use-repository-settings';
 import {
   chooseModel,
   chooseReviewModel,
-  repositoryModel,
-  repositoryReviewModel,
   readPreferredModel,
   readPreferredReviewModel,
   storePreferredModel,
   storePreferredReviewModel,
 } from './model-choice';
+import { BranchPicker } from './BranchPicker';
 import { ModelSelect } from './ModelSelect';
+import { ModelSetupHint } from './ModelSetupHint';
 import type { Notify } from './Notice';
 import {
   initialRepository,
@@ -92,27 +92,26 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const [modelPick, setModelPick] = useState<string | null>(null);
   const [reviewPick, setReviewPick] = useState<{ key: string | null } | null>(null);
   const [creating, setCreating] = useState(false);
+  const [baseBranch, setBaseBranch] = useState<string | null>(null);
   const [failure, setFailure] = useState<CreateFailure | null>(null);
 
-  // The repository's defaults (its settings) come before the user's stored preference.
+  // The repository's defaults (its settings): after the user's stored choice, before the server's.
   const knownRepository = user.repositories.find((r) => r.toLowerCase() === repository.trim().toLowerCase());
   const repoDefaults = useRepositorySettings(knownRepository ?? '', { enabled: !!knownRepository }).data;
   const list = models.data?.models;
+  const defaults = models.data
+    ? {
+        model: { server: models.data.default_model, repository: repoDefaults?.default_model },
+        review: { server: models.data.default_review_model, repository: repoDefaults?.default_review_model },
+      }
+    : null;
   const model =
     modelPick ??
-    (list
-      ? (repositoryModel(repoDefaults?.default_model, list, user.admin) ??
-        chooseModel(readPreferredModel(), list, user.admin))
-      : undefined);
-  const repoReview = list
-    ? repositoryReviewModel(repoDefaults?.default_review_model, list, user.admin)
-    : undefined;
+    (list && defaults ? chooseModel(readPreferredModel(), list, user.admin, defaults.model) : undefined);
   const reviewModel = reviewPick
     ? reviewPick.key
-    : list
-      ? repoReview !== undefined
-        ? repoReview
-        : chooseReviewModel(readPreferredReviewModel(), list, user.admin)
+    : list && defaults
+      ? chooseReviewModel(readPreferredReviewModel(), list, user.admin, defaults.review)
       : undefined;
   const canSend = message.trim().length > 0 || images.length > 0;
 
@@ -126,7 +125,14 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
     const chosen = user.repositories.find((repo) => repo.toLowerCase() === typed.toLowerCase()) ?? typed;
     setCreating(true);
     setFailure(null);
-    const result = await createAgent(user, { repository: chosen, body: message, images, model, reviewModel });
+    const result = await createAgent(user, {
+      repository: chosen,
+      body: message,
+      images,
+      model,
+      reviewModel,
+      baseBranch,
+    });
     setCreating(false);
     if (!result.ok) {
       setFailure(result.failure);
@@ -224,6 +230,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
               </>
             ) : null}
           </Stack>
+          {list && model !== undefined ? <ModelSetupHint models={list} model={model} /> : null}
           <TextField
             label="Message"
             placeholder="What should the agent do?"
@@ -256,6 +263,15 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
                 void attachments.add(files);
               }}
               onRemove={attachments.remove}
+            />
+            <BranchPicker
+              repository={
+                user.repositories.find((repo) => repo.toLowerCase() === repository.trim().toLowerCase()) ??
+                null
+              }
+              value={baseBranch}
+              disabled={creating}
+              onChange={setBaseBranch}
             />
             {creating ? <CircularProgress size={24} aria-label="Creating agent" /> : null}
             <Button type="submit" variant="contained" disabled={creating}>

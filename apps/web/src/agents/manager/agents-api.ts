@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { apiFetch } from '../../api/client';
 import { LIST_POLL_MS, type AgentOrder, type ListParams } from './list-params';
 import { splitRepository } from './repositories';
+import { queryKeys } from '../../api/query-keys';
 
 export type AgentList = z.infer<typeof agentListSchema>;
 
 /** Every agents list (all repositories, pages and searches) sits under this key. */
-export const agentListsKey = ['agents', 'list'] as const;
+export const agentListsKey = queryKeys.agentLists;
 
 export interface AgentListRequest {
   /** `owner/name` for a repository's list; all the viewer's agents without it. */
@@ -56,7 +57,7 @@ export function useAgentList(request: AgentListRequest) {
   });
 }
 
-export const modelListKey = ['models'] as const;
+export const modelListKey = queryKeys.models;
 
 export function useModelList() {
   return useQuery({

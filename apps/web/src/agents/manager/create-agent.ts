@@ -35,6 +35,8 @@ export interface NewAgentInput {
   /** Left out when the model list has not loaded: the server picks its defaults. */
   model?: string | undefined;
   reviewModel?: string | null | undefined;
+  /** The base-branch picker's choice; unset → the repository's default branch. */
+  baseBranch?: string | null | undefined;
 }
 
 /**
@@ -95,6 +97,7 @@ export async function createAgent(
           images: input.images,
           ...(input.model === undefined ? {} : { model: input.model }),
           ...(input.reviewModel === undefined ? {} : { review_model: input.reviewModel }),
+          ...(input.baseBranch ? { base_branch: input.baseBranch } : {}),
         },
         schema: createAgentResponseSchema,
       },

@@ -9,8 +9,6 @@ import {
   storePreferredModel,
   storePreferredReviewModel,
   readPreferredModel,
-  repositoryModel,
-  repositoryReviewModel,
   type AvailableModel,
 } from './model-choice';
 
@@ -29,9 +27,20 @@ describe('defaultModel', () => {
     expect(defaultModel(catalog(true, ['sonnet-4', 'gpt-5-fast']), true)).toBe('sonnet-4');
   });
 
-  it("falls back to 'sonnet-4-5' when no recommended model can run", () => {
-    expect(defaultModel(catalog(false, ['opus-4-1']), false)).toBe('sonnet-4-5');
+  // Issue 16: a model that cannot run is never preselected while another one can.
+  it('falls back to any model that can run when no recommended one can', () => {
+    expect(defaultModel(catalog(false, ['opus-4-1']), false)).toBe('opus-4-1');
+  });
+
+  it("falls back to 'sonnet-4-5' only when no model can run at all", () => {
+    expect(defaultModel(catalog(false, []), false)).toBe('sonnet-4-5');
     expect(defaultModel([], false)).toBe('sonnet-4-5');
+  });
+
+  it("prefers the server's default (TANDEM_DEFAULT_MODEL) when it can run", () => {
+    expect(defaultModel(catalog(false), false, 'gpt-5-fast')).toBe('gpt-5-fast');
+    expect(defaultModel(catalog(false, ['sonnet-4-5']), false, 'gpt-5-fast')).toBe('sonnet-4-5');
+    expect(defaultModel(catalog(false, []), false, 'gpt-5-fast')).toBe('gpt-5-fast');
   });
 });
 
@@ -50,7 +59,27 @@ describe('chooseModel', () => {
   });
 });
 
+describe('chooseModel with defaults', () => {
+  it('takes the stored choice, then the repository default, then the server default', () => {
+    const list = catalog(false, ['opus-4-1', 'gpt-5-fast', 'sonnet-4-5']);
+    const defaults = { server: 'sonnet-4-5', repository: 'gpt-5-fast' };
+    expect(chooseModel('opus-4-1', list, false, defaults)).toBe('opus-4-1');
+    expect(chooseModel(null, list, false, defaults)).toBe('gpt-5-fast');
+    expect(chooseModel(null, list, false, { server: 'opus-4-1', repository: null })).toBe('opus-4-1');
+    // A repository default that cannot run here is passed over.
+    expect(chooseModel(null, catalog(false, ['sonnet-4-5']), false, defaults)).toBe('sonnet-4-5');
+  });
+});
+
 describe('chooseReviewModel', () => {
+  it('never preselects a reviewer that cannot run here', () => {
+    expect(chooseReviewModel(null, catalog(false, ['sonnet-4-5']), false)).toBeNull();
+    expect(chooseReviewModel('gpt-5-medium', catalog(false, ['sonnet-4-5']), false)).toBeNull();
+    expect(
+      chooseReviewModel(null, catalog(false, ['gemini-2-5-pro']), false, { repository: 'gemini-2-5-pro' }),
+    ).toBe('gemini-2-5-pro');
+  });
+
   it("defaults to 'gpt-5-medium'", () => {
     expect(chooseReviewModel(null, catalog(false), false)).toBe('gpt-5-medium');
     expect(chooseReviewModel('nope', catalog(false), false)).toBe('gpt-5-medium');
@@ -97,20 +126,12 @@ describe('modelMenu', () => {
   });
 });
 
-describe("a repository's default models", () => {
-  it('preselects a runnable repository default, else falls back', () => {
-    const models = catalog(false, ['opus-4-1', 'gpt-5-medium']);
-    expect(repositoryModel('opus-4-1', models, false)).toBe('opus-4-1');
-    expect(repositoryModel('gpt-5-fast', models, false)).toBeNull(); // cannot run here
-    expect(repositoryModel('sonnet-4', catalog(true), false)).toBeNull(); // admin-only
-    expect(repositoryModel(null, models, false)).toBeNull();
-  });
-
-  it("reads the reviewer's 'None' as no reviewer and 'Default' as no opinion", () => {
-    const models = catalog(false, ['gpt-5-medium']);
-    expect(repositoryReviewModel('none', models, false)).toBeNull();
-    expect(repositoryReviewModel('gpt-5-medium', models, false)).toBe('gpt-5-medium');
-    expect(repositoryReviewModel(null, models, false)).toBeUndefined();
-    expect(repositoryReviewModel('opus-4-1', models, false)).toBeUndefined();
+describe("a repository's default reviewer", () => {
+  it("reads the repository's 'None' as no reviewer unless the user chose one", () => {
+    const models = catalog(false, ['gpt-5-medium', 'opus-4-1']);
+    expect(chooseReviewModel(null, models, false, { repository: 'none' })).toBeNull();
+    expect(chooseReviewModel('opus-4-1', models, false, { repository: 'none' })).toBe('opus-4-1');
+    expect(chooseReviewModel(null, models, false, { repository: 'opus-4-1' })).toBe('opus-4-1');
+    expect(chooseReviewModel(null, models, false, { repository: null })).toBe('gpt-5-medium');
   });
 });

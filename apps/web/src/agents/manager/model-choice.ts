@@ -20,52 +20,58 @@ export function isSelectable(key: string, models: readonly AvailableModel[], adm
   return model !== undefined && model.available && (admin || !model.admin_only);
 }
 
-/** The first core-recommended model that can run here, else Sonnet 4.5. */
-export function defaultModel(models: readonly AvailableModel[], admin: boolean): string {
+/**
+ * What the form preselects when the user has no valid preference: the server's default
+ * (TANDEM_DEFAULT_MODEL, or the demo model on a server without providers) when it can run here,
+ * else the first core-recommended model that can, else any model that can. A model that cannot run
+ * is never preselected, unless none can (the form then says how to configure one).
+ */
+export function defaultModel(
+  models: readonly AvailableModel[],
+  admin: boolean,
+  serverDefault: string = DEFAULT_MODEL_KEY,
+): string {
+  if (isSelectable(serverDefault, models, admin)) return serverDefault;
   return (
-    models.find((m) => m.core_recommended && isSelectable(m.key, models, admin))?.key ?? DEFAULT_MODEL_KEY
+    models.find((m) => m.core_recommended && isSelectable(m.key, models, admin))?.key ??
+    models.find((m) => isSelectable(m.key, models, admin))?.key ??
+    serverDefault
   );
 }
 
-/** The stored preference when it is still a valid choice, else the default. */
+/**
+ * The stored preference when it is still a valid choice, else the repository's default when it
+ * can run here, else the default above (decisions.md "Model preselection").
+ */
 export function chooseModel(
   stored: string | null,
   models: readonly AvailableModel[],
   admin: boolean,
+  defaults: { server?: string; repository?: string | null } = {},
 ): string {
-  return stored && isSelectable(stored, models, admin) ? stored : defaultModel(models, admin);
+  if (stored && isSelectable(stored, models, admin)) return stored;
+  if (defaults.repository && isSelectable(defaults.repository, models, admin)) return defaults.repository;
+  return defaultModel(models, admin, defaults.server);
 }
 
-/** As chooseModel, for the reviewer: a stored empty string means 'Off' (null). */
+/**
+ * As chooseModel, for the reviewer: a stored empty string means 'Off' (null). A reviewer that
+ * cannot run here is never preselected: 'Off' instead.
+ */
 export function chooseReviewModel(
   stored: string | null,
   models: readonly AvailableModel[],
   admin: boolean,
+  defaults: { server?: string; repository?: string | null } = {},
 ): string | null {
   if (stored === REVIEW_OFF) return null;
-  return stored && isSelectable(stored, models, admin) ? stored : DEFAULT_REVIEW_MODEL_KEY;
-}
-
-/** A repository's default model when this viewer may run it here, else null (fall back). */
-export function repositoryModel(
-  key: string | null | undefined,
-  models: readonly AvailableModel[],
-  admin: boolean,
-): string | null {
-  return key && isSelectable(key, models, admin) ? key : null;
-}
-
-/**
- * A repository's default reviewer: 'none' is no reviewer (null); a runnable key is itself;
- * 'Default' or an unusable key is undefined, so the user's stored preference applies.
- */
-export function repositoryReviewModel(
-  key: string | null | undefined,
-  models: readonly AvailableModel[],
-  admin: boolean,
-): string | null | undefined {
-  if (key === REVIEW_MODEL_NONE) return null;
-  return key && isSelectable(key, models, admin) ? key : undefined;
+  if (stored && isSelectable(stored, models, admin)) return stored;
+  // The repository's 'None': its agents get no reviewer unless the user chose one.
+  if (defaults.repository === REVIEW_MODEL_NONE) return null;
+  for (const key of [defaults.repository, defaults.server ?? DEFAULT_REVIEW_MODEL_KEY]) {
+    if (key && isSelectable(key, models, admin)) return key;
+  }
+  return null;
 }
 
 export interface ModelMenu {

@@ -5,13 +5,15 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { agentMetadataSchema, type AgentMetadata } from '@tandem/shared';
-import { useQueryClient } from '@tanstack/react-query';
+import type { AgentMetadata } from '@tandem/shared';
 import { useState } from 'react';
-import { ApiError, apiFetch } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { useModelList } from '../manager/agents-api';
 import { ModelSelect } from '../manager/ModelSelect';
-import { metadataKey } from './agent-api';
+import { useUpdateAgentSetting, type AgentSetting } from './use-update-agent-setting';
+
+// A small basis lets both selectors share a phone-width row; the cap keeps them tidy when wide.
+const SELECT_SX = { flex: '1 1 9rem', minWidth: '9rem', maxWidth: '16rem' } as const;
 
 /** Model, review model and the context gauge with its summarization-limit editor. */
 export function AgentSettingsBar(props: {
@@ -23,20 +25,15 @@ export function AgentSettingsBar(props: {
   admin: boolean;
 }) {
   const { agent, canEdit, canChooseModels, admin } = props;
-  const queryClient = useQueryClient();
+  const update = useUpdateAgentSetting(agent.id);
   const models = useModelList();
   const [error, setError] = useState<string | null>(null);
   const [limitDraft, setLimitDraft] = useState<string | null>(null);
 
-  const put = async (path: string, body: Record<string, unknown>, failure: string) => {
+  const put = async (path: AgentSetting, body: Record<string, unknown>, failure: string) => {
     setError(null);
     try {
-      const updated = await apiFetch(`/api/agent/${path}`, {
-        method: 'PUT',
-        body: { trajectory_id: agent.id, ...body },
-        schema: agentMetadataSchema,
-      });
-      queryClient.setQueryData(metadataKey(agent.id), updated);
+      await update(path, body);
       return true;
     } catch (e) {
       setError(
@@ -61,7 +58,8 @@ export function AgentSettingsBar(props: {
   return (
     <Stack spacing={1}>
       {error ? <Alert severity="error">{error}</Alert> : null}
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      {/* useFlexGap: margins between wrapped items would indent the second row. */}
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {models.data ? (
           <>
             <ModelSelect
@@ -71,6 +69,7 @@ export function AgentSettingsBar(props: {
               admin={admin}
               value={agent.model}
               disabled={!canChooseModels}
+              sx={SELECT_SX}
               onChange={(model) =>
                 void put('update-model', { model }, 'There was an error setting the agent model.')
               }
@@ -82,6 +81,7 @@ export function AgentSettingsBar(props: {
               admin={admin}
               value={agent.review_model}
               disabled={!canChooseModels}
+              sx={SELECT_SX}
               onChange={(model) =>
                 void put(
                   'update-review-model',

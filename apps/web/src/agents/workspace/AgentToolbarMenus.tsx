@@ -7,19 +7,13 @@ import Button from '@mui/material/Button';
 import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import {
-  agentScriptsResponseSchema,
-  successResponseSchema,
-  type AgentMetadata,
-  type Source,
-} from '@tandem/shared';
-import { useQuery } from '@tanstack/react-query';
+import type { AgentMetadata, Source } from '@tandem/shared';
 import { useState } from 'react';
-import { apiFetch } from '../../api/client';
 import type { Notify } from '../manager/Notice';
 import { diffTitle } from './diff/branch-header';
 import type { WorkspaceTab } from './tabs';
 import { servedPorts } from './preview/auto-open-preview';
+import { useAgentScripts, useRunScript } from './use-agent-scripts';
 
 /** The agent's own branch subscription (the first one), which View Diff opens. */
 export function primaryBranch(agent: AgentMetadata) {
@@ -110,23 +104,12 @@ export function RunScriptsMenu(props: { agent: AgentMetadata; notify: Notify }) 
   const { agent, notify } = props;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const branch = primaryBranch(agent)?.branch ?? agent.base_branch ?? '';
-  const scripts = useQuery({
-    // The branch is in the key: a new branch lists its own scripts.
-    queryKey: ['agent', agent.id, 'scripts', branch],
-    queryFn: () =>
-      apiFetch(`/api/agent/scripts?trajectory_id=${encodeURIComponent(agent.id)}`, {
-        schema: agentScriptsResponseSchema,
-      }),
-    staleTime: 30_000,
-  });
+  const scripts = useAgentScripts(agent.id, branch);
+  const runScript = useRunScript(agent.id);
   const run = async (path: string, preview: boolean) => {
     setAnchor(null);
     try {
-      await apiFetch('/api/agent/run-script', {
-        method: 'POST',
-        body: { trajectory_id: agent.id, script_path: path, restart: false },
-        schema: successResponseSchema,
-      });
+      await runScript(path);
       notify({ severity: 'success', message: `Started ${path}` });
     } catch {
       notify({

@@ -8,12 +8,14 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
 import { DEFAULT_AGENT_TITLE, type AgentMetadata } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isWorking } from '../agent-display';
 import type { Notice, Notify } from '../manager/Notice';
 import { ARCHIVE_MESSAGES, CONFLICT_NOTICE_MS, UnarchiveConflict } from '../manager/use-archive';
+import { WorkingGlyph } from '../WorkingGlyph';
 import { AgentTitle } from './AgentTitle';
 import { DocsButton, PortsMenu, RunScriptsMenu, SpiceButton, ViewDiffButton } from './AgentToolbarMenus';
 import type { useAgentActions } from './agent-api';
@@ -37,6 +39,7 @@ export function AgentTopBar(props: {
     if (!working) setPausing(false);
   }, [working]);
   const supervisor = agent.agent_type === 'supervisor';
+  const title = agent.title || (supervisor ? 'Agent Report' : DEFAULT_AGENT_TITLE);
 
   const archive = async () => {
     const archiving = !agent.archived;
@@ -68,15 +71,30 @@ export function AgentTopBar(props: {
   };
 
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 48, flexWrap: 'wrap' }}>
-      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 1 }}>
-        {props.small ? null : (
-          <AgentTitle
-            title={agent.title || (supervisor ? 'Agent Report' : DEFAULT_AGENT_TITLE)}
-            working={working}
-            canEdit={can.editTitle}
-            onRename={actions.rename}
-          />
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{ alignItems: 'center', minHeight: 48, flexWrap: 'wrap' }}
+    >
+      {/* On a phone the title takes its own row, one line, read-only (the editable title is hidden
+          on small screens, workspace §2), so the buttons wrap below it instead of squeezing it. */}
+      <Box
+        sx={{
+          flex: props.small ? '1 0 100%' : 1,
+          minWidth: 0,
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1,
+        }}
+      >
+        {props.small ? (
+          <Typography variant="subtitle1" component="h1" noWrap sx={{ fontWeight: 600, minWidth: 0 }}>
+            <WorkingGlyph working={working} />
+            {title}
+          </Typography>
+        ) : (
+          <AgentTitle title={title} working={working} canEdit={can.editTitle} onRename={actions.rename} />
         )}
         {supervisor ? <Chip size="small" color="secondary" label="Supervisor" /> : null}
       </Box>

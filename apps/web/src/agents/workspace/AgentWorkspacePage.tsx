@@ -7,8 +7,7 @@ import TabIcon from '@mui/icons-material/Tab';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
-import { apiFetch } from '../../api/client';
-import { DEFAULT_AGENT_TITLE, successResponseSchema } from '@tandem/shared';
+import { DEFAULT_AGENT_TITLE } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -31,6 +30,7 @@ import { primaryBranch } from './AgentToolbarMenus';
 import { loadLayout, openTab as openTabIn, saveLayout, type Layout, type WorkspaceTab } from './tabs';
 import { WorkspaceTabs } from './WorkspaceTabs';
 import { useAgentActions, useAgentMetadata, useConversation } from './agent-api';
+import { useMarkRead } from './use-mark-read';
 import { agentPath, displayTitle, isWorking } from '../agent-display';
 import { readStored, writeStored } from '../../lib/storage';
 import { usePageTitle } from '../../lib/page-title';
@@ -119,13 +119,7 @@ function AgentWorkspace(props: { party: boolean }) {
     agent && shownTitle ? `${displayTitle({ status: agent.status, title: shownTitle })} ·` : undefined,
   );
   const latest = conversation.items.at(-1)?.timestamp;
-  useEffect(() => {
-    if (!latest || !agentId) return;
-    void apiFetch(`/api/agent/mark-read?trajectory_id=${agentId}`, {
-      method: 'POST',
-      schema: successResponseSchema,
-    }).catch(() => undefined);
-  }, [agentId, latest]);
+  useMarkRead(agentId, latest);
 
   useAutoOpenDiff(metadata.data, conversation.items, conversation.loaded, autoOpen);
   useAutoOpenPreview(metadata.data, autoOpen);
@@ -190,7 +184,7 @@ function AgentWorkspace(props: { party: boolean }) {
       <AttachImageContext.Provider value={can.chat ? (image) => composerAttach.current?.(image) : null}>
         <FeedRepoContext.Provider value={feedRepo}>
           <AddCommentContext.Provider value={addComment}>
-            <Stack sx={{ height: 'calc(100vh - 64px)', px: 2, py: 1 }} spacing={1}>
+            <Stack sx={{ height: 'calc(100dvh - 64px)', px: 2, py: 1 }} spacing={1}>
               <AgentTopBar
                 agent={shownTitle && shownTitle !== agent.title ? { ...agent, title: shownTitle } : agent}
                 can={can}

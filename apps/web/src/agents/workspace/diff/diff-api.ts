@@ -2,6 +2,7 @@ import { agentBranchResponseSchema, agentDiffResponseSchema } from '@tandem/shar
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '../../../api/client';
 import type { CommitRange } from './range';
+import { queryKeys } from '../../../api/query-keys';
 
 /** Commits arrive while the agent works: the branch is read again this often while the window is open. */
 export const BRANCH_POLL_MS = 10_000;
@@ -14,7 +15,7 @@ export const isSubscriptionGone = notFound;
 
 export function useAgentBranch(agentId: string, sourceId: string | null) {
   return useQuery({
-    queryKey: ['agent', agentId, 'branch', sourceId],
+    queryKey: queryKeys.agentBranch(agentId, sourceId),
     queryFn: () => {
       const params = new URLSearchParams({ trajectory_id: agentId, source_id: sourceId ?? '' });
       return apiFetch(`/api/agent/branch?${params.toString()}`, { schema: agentBranchResponseSchema });
@@ -28,7 +29,7 @@ export function useAgentBranch(agentId: string, sourceId: string | null) {
 /** The files two commits apart; null range means nothing to ask for. */
 export function useAgentDiff(agentId: string, sourceId: string | null, range: CommitRange | null) {
   return useQuery({
-    queryKey: ['agent', agentId, 'diff', sourceId, range?.from ?? null, range?.to ?? null],
+    queryKey: queryKeys.agentDiff(agentId, sourceId, range?.from ?? null, range?.to ?? null),
     queryFn: () => {
       const params = new URLSearchParams({
         trajectory_id: agentId,

@@ -4,21 +4,10 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { agentFileResponseSchema } from '@tandem/shared';
-import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
-import { apiFetch } from '../../../api/client';
 import { useCurrentUser } from '../../../auth/current-user';
-import {
-  agentFileUrl,
-  countLines,
-  displayRef,
-  errorStatus,
-  fileFetchErrorMessage,
-  lineNumbers,
-  looksLikeSha,
-} from './file-view-model';
-import { retryUnlessClientError } from '../../../api/retry';
+import { countLines, displayRef, errorStatus, fileFetchErrorMessage, lineNumbers } from './file-view-model';
+import { useAgentFile } from './use-agent-file';
 
 export { fileFetchErrorMessage, fileTabTitle } from './file-view-model';
 
@@ -81,14 +70,7 @@ export function FileViewer(props: {
   const ref = props.gitRef ?? null;
   const headingId = useId();
   const { user } = useCurrentUser();
-  const file = useQuery({
-    queryKey: ['agent', agentId, 'file', repositoryName, path, ref],
-    queryFn: ({ signal }) =>
-      apiFetch(agentFileUrl(agentId, repositoryName, path, ref), { schema: agentFileResponseSchema, signal }),
-    retry: retryUnlessClientError,
-    // A file at a commit never changes; at a branch it may, so it is read again after a while.
-    staleTime: ref && looksLikeSha(ref) ? Infinity : 30_000,
-  });
+  const file = useAgentFile(agentId, repositoryName, path, ref);
 
   let body;
   if (file.data === undefined) {

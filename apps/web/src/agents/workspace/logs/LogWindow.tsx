@@ -8,12 +8,10 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { agentLogSchema, type AgentLog } from '@tandem/shared';
-import { useQuery } from '@tanstack/react-query';
+import type { AgentLog } from '@tandem/shared';
 import { useId, useLayoutEffect, useRef } from 'react';
-import { apiFetch } from '../../../api/client';
-import { agentLogUrl, formatDuration, logState, RUNNING_LOG_POLL_MS, shortSha } from './log-view-model';
-import { retryUnlessClientError } from '../../../api/retry';
+import { formatDuration, logState, shortSha } from './log-view-model';
+import { useAgentLog } from './use-agent-log';
 
 export { logTabTitle } from './log-view-model';
 
@@ -105,12 +103,7 @@ export function LogDetails({ log, headingId }: { log: AgentLog; headingId: strin
 export function LogWindow(props: { agentId: string; logId: string }) {
   const { agentId, logId } = props;
   const headingId = useId();
-  const log = useQuery({
-    queryKey: ['agent', agentId, 'log', logId],
-    queryFn: ({ signal }) => apiFetch(agentLogUrl(agentId, logId), { schema: agentLogSchema, signal }),
-    retry: retryUnlessClientError,
-    refetchInterval: (query) => (query.state.data?.status_code === null ? RUNNING_LOG_POLL_MS : false),
-  });
+  const log = useAgentLog(agentId, logId);
 
   let body;
   if (log.data) {

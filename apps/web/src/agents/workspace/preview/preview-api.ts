@@ -7,8 +7,9 @@ import {
 } from '@tandem/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../api/client';
+import { queryKeys } from '../../../api/query-keys';
 
-const previewKey = (agentId: string, port: number) => ['agent', agentId, 'preview', port] as const;
+const previewKey = queryKeys.agentPreview;
 
 function openPreview(agentId: string, port: number, subdomain?: string): Promise<PreviewResponse> {
   return apiFetch('/api/agent/preview', {

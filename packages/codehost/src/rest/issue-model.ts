@@ -1,0 +1,48 @@
+import type { Actor } from '../host.js';
+import type { HostIssue, HostRepo } from '../store/types.js';
+import { HttpError, type Context } from './context.js';
+
+export function findIssue(ctx: Context, repo: HostRepo, number: string): HostIssue {
+  const full = `${repo.owner}/${repo.name}`;
+  const issue = ctx.host.state.issues.find((i) => i.repo === full && i.number === Number(number));
+  if (!issue) throw new HttpError(404, 'Not Found');
+  return issue;
+}
+
+export function nextNumber(ctx: Context, repo: HostRepo): number {
+  const full = `${repo.owner}/${repo.name}`;
+  return Math.max(0, ...ctx.host.state.issues.filter((i) => i.repo === full).map((i) => i.number)) + 1;
+}
+
+/** The common part of every repository webhook payload. */
+export function eventBase(ctx: Context, repo: HostRepo, actor: Actor) {
+  const installation = ctx.host.installationFor(repo.owner);
+  return {
+    repository: ctx.shapes.repo(repo),
+    sender: ctx.shapes.account(ctx.host.actorLogin(actor)),
+    ...(installation ? { installation: { id: installation.id, node_id: `MDIz_${installation.id}` } } : {}),
+  };
+}
+
+/** Applies title/body/state edits; returns the webhook action they amount to, if any. */
+export function applyIssueEdit(issue: HostIssue, body: { title?: unknown; body?: unknown; state?: unknown }) {
+  // Refusals come first, so a refused edit changes nothing.
+  if (issue.pull?.merged && body.state === 'open' && issue.state !== 'open')
+    throw new HttpError(422, 'Cannot reopen a merged pull request');
+  let action: string | null = null;
+  if (typeof body.title === 'string' && body.title !== issue.title) {
+    issue.title = body.title;
+    action = 'edited';
+  }
+  if (typeof body.body === 'string' && body.body !== issue.body) {
+    issue.body = body.body;
+    action = 'edited';
+  }
+  if ((body.state === 'open' || body.state === 'closed') && body.state !== issue.state) {
+    issue.state = body.state;
+    issue.closedAt = body.state === 'closed' ? new Date().toISOString() : null;
+    action = body.state === 'closed' ? 'closed' : 'reopened';
+  }
+  if (action) issue.updatedAt = new Date().toISOString();
+  return action;
+}
