@@ -5,8 +5,15 @@ import { queryKeys } from '../api/query-keys';
 import { retryUnlessClientError } from '../api/retry';
 import { repoApiPath } from './repo-path';
 
-/** A repository's settings (platform §3); `enabled` lets the new-agent form ask only for known repositories. */
-export function useRepositorySettings(fullName: string, options: { enabled?: boolean } = {}) {
+/**
+ * A repository's settings (platform §3). The new-agent form asks only for known repositories
+ * (`enabled`) and treats them as `optional`: a failure just leaves the other defaults in place, so
+ * it is not retried.
+ */
+export function useRepositorySettings(
+  fullName: string,
+  options: { enabled?: boolean; optional?: boolean } = {},
+) {
   return useQuery({
     queryKey: queryKeys.repositorySettings(fullName),
     queryFn: ({ signal }) =>
@@ -14,7 +21,8 @@ export function useRepositorySettings(fullName: string, options: { enabled?: boo
         schema: repositorySettingsSchema,
         signal,
       }),
-    retry: retryUnlessClientError,
+    retry: options.optional ? false : retryUnlessClientError,
     enabled: options.enabled ?? true,
+    staleTime: options.optional ? 60_000 : 0,
   });
 }

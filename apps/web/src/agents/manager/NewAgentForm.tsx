@@ -97,7 +97,10 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
 
   // The repository's defaults (its settings): after the user's stored choice, before the server's.
   const knownRepository = user.repositories.find((r) => r.toLowerCase() === repository.trim().toLowerCase());
-  const repoDefaults = useRepositorySettings(knownRepository ?? '', { enabled: !!knownRepository }).data;
+  const repoDefaults = useRepositorySettings(knownRepository ?? '', {
+    enabled: !!knownRepository,
+    optional: true,
+  }).data;
   const list = models.data?.models;
   const defaults = models.data
     ? {
