@@ -33,6 +33,8 @@ import { branchRoutes } from './routes/branches.js';
 import { userAssetRoutes } from './routes/user-assets.js';
 import { modelRoutes } from './routes/models.js';
 import { secretRoutes } from './routes/secrets.js';
+import { repositoryRoutes } from './routes/repositories.js';
+import { RepositoryAccess, type PermissionSource } from './services/repositories/repository-access.js';
 import { siteRoutes } from './routes/site.js';
 import { blogPageMeta } from './services/blog-meta.js';
 import { trackingRoutes } from './routes/tracking.js';
@@ -54,6 +56,11 @@ export interface AppOptions {
   runner: Pick<AgentRunner, 'enqueue' | 'interrupt'>;
   /** How agent commands are isolated here, for /api/health. */
   sandbox?: string;
+  /**
+   * Where repository access levels come from; the code host (the gateway) unless a test without
+   * one stands in for it.
+   */
+  permissions?: PermissionSource;
 }
 
 export interface App {
@@ -206,7 +213,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   siteRoutes(server, { db: database.db, rateLimits });
   trackingRoutes(server, { db: database.db, rateLimits, secureCookies });
   modelRoutes(server, { models: config.models });
-  agentRoutes(server, { db: database.db, models: config.models, runner: options.runner });
+  const access = new RepositoryAccess(database.db, options.permissions ?? gateway);
+  agentRoutes(server, { db: database.db, models: config.models, runner: options.runner, access });
   agentCodeRoutes(server, {
     db: database.db,
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
@@ -217,7 +225,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   userAssetRoutes(server, { db: database.db });
   previewRoutes(server, { db: database.db, settings: previewSettings, tokens: previewTokens });
-  secretRoutes(server, { db: database.db, secretBox });
+  secretRoutes(server, { db: database.db, secretBox, access });
+  repositoryRoutes(server, { db: database.db, access, models: config.models });
 
   await blogRoutes(server, { db: database.db });
 

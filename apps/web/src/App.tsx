@@ -3,6 +3,7 @@ import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { LandingPage } from './pages/LandingPage';
+import { RepoRedirect } from './repos/RepoRedirect';
 import { RequireUser } from './routing/RequireUser';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
 
@@ -22,7 +23,12 @@ const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
-const RepositoryAgentsPage = lazy(() => import('./pages/RepositoryAgentsPage'));
+const RepositoryPage = lazy(() => import('./repos/RepositoryPage'));
+const RepositoryAgentsTab = lazy(() => import('./repos/RepositoryAgentsTab'));
+const RepositorySettingsTab = lazy(() => import('./repos/settings/RepositorySettingsTab'));
+const RepositoryLogsTab = lazy(() => import('./repos/logs/RepositoryLogsTab'));
+const RepositoryLogTab = lazy(() => import('./repos/logs/RepositoryLogTab'));
+const LogRedirectPage = lazy(() => import('./repos/logs/LogRedirectPage'));
 
 /** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
 const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
@@ -56,7 +62,22 @@ const router = createBrowserRouter([
       { path: '/gh/:owner/:repo/agent/:agentId', element: <AgentWorkspacePage /> },
       { path: '/agent/:agentId', element: <AgentWorkspacePage /> },
       { path: '/agents/:agentId', element: <AgentWorkspacePage /> },
-      { path: '/gh/:owner/:repo/agents', element: signedIn(<RepositoryAgentsPage />) },
+      {
+        // The repository page and its tabs (platform §2); any other sub-path is not-found below.
+        path: '/gh/:owner/:repo',
+        element: signedIn(<RepositoryPage />),
+        children: [
+          { index: true, element: <RepositoryAgentsTab /> },
+          { path: 'agents', element: <RepositoryAgentsTab /> },
+          { path: 'settings', element: <RepositorySettingsTab /> },
+          { path: 'logs', element: <RepositoryLogsTab /> },
+          { path: 'log/:logId', element: <RepositoryLogTab /> },
+        ],
+      },
+      { path: '/gh/:owner/:repo/*', element: <NotFoundPage /> },
+      { path: '/repo/:owner/:repo', element: signedIn(<RepoRedirect tab="settings" />) },
+      { path: '/repo/:owner/:repo/logs', element: signedIn(<RepoRedirect tab="logs" />) },
+      { path: '/log/:logId', element: signedIn(<LogRedirectPage />) },
       { path: '/team', element: <TeamPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/styleguide', element: <StyleguidePage /> },

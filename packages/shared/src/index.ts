@@ -21,3 +21,6 @@ export * from './api/text.js';
 export * from './api/timestamp.js';
 export * from './api/github-webhooks.js';
 export * from './api/branches.js';
+export * from './api/repository-access.js';
+export * from './api/repository-settings.js';
+export * from './api/logs.js';

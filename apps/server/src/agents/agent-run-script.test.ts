@@ -5,6 +5,8 @@ import {
   createAgentResponseSchema,
   type ConversationItem,
 } from '@tandem/shared';
+import { eq } from 'drizzle-orm';
+import { scriptLogs } from '@tandem/db';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
@@ -127,6 +129,19 @@ describe('running a repository script for the user', () => {
     expect(output).toContain('hello from the script');
     expect(output).toContain('script done');
     expect(output).toContain('exited with code 0');
+    // The run is also a script log of the repository (its Logs tab).
+    const [log] = await until(
+      'the script log',
+      async () => {
+        const rows = await app.database.db.select().from(scriptLogs).where(eq(scriptLogs.agentId, agent_id));
+        return rows.length ? rows : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    expect(log).toMatchObject({ path: '.tandem/run/hello.sh', statusCode: 0 });
+    expect(log!.output).toContain('hello from the script');
+    expect(log!.output).toContain('script done');
+    expect(log!.scriptContents).toContain('echo "hello from the script"');
 
     expect((await run('.tandem/preview/missing.sh')).statusCode).toBe(200);
     await runner.idle(agent_id);

@@ -26,6 +26,15 @@ export interface CodeHostGateway {
   /** Reads repositories as the App's installation (the workspace's diff, file and script reads). */
   installationClient(installationId: number): GitHubClient;
   verifyWebhook(rawBody: string, signature: string | undefined): Promise<boolean>;
+  /**
+   * A user's permission on an installed repository, asked as the App's installation (so it does not
+   * depend on the user's OAuth token still being valid). 'none' for no access or an unknown user.
+   */
+  repositoryPermission(
+    installationId: number,
+    repository: { owner: string; name: string },
+    username: string,
+  ): Promise<RepositoryPermission>;
   /** Creates `owner/name` from a template repository, acting as the user. */
   createRepoFromTemplate(
     userToken: string,
@@ -39,6 +48,9 @@ export interface CodeHostGateway {
     },
   ): Promise<CodeHostRepository>;
 }
+
+/** GitHub's collaborator permission levels ('maintain' reads as write, 'triage' as read). */
+export type RepositoryPermission = 'admin' | 'write' | 'read' | 'none';
 
 /** The code host refused to create a repository; `status` is its HTTP status. */
 export class CodeHostRequestError extends Error {

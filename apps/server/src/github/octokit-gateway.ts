@@ -16,6 +16,7 @@ import {
   CodeHostRequestError,
   type CodeHostGateway,
   type CodeHostUserView,
+  type RepositoryPermission,
 } from './gateway.js';
 
 export interface OctokitGatewayOptions {
@@ -34,6 +35,18 @@ export interface OctokitGatewayOptions {
 /** The code-host gateway over @tandem/github: one implementation for github.com, GHE and the local code host. */
 export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGateway {
   let appAuth: AppAuthProvider | undefined;
+  const installationClient = (installationId: number) => {
+    if (options.appId === undefined || !options.privateKey) {
+      throw new Error('The code host gateway has no App credentials to act as an installation');
+    }
+    appAuth ??= createAppAuthProvider({
+      appId: options.appId,
+      privateKey: options.privateKey,
+      baseUrl: options.apiUrl,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    return appAuth.installationOctokit(installationId);
+  };
   return {
     webUrl: options.webUrl,
     installUrl: `${options.webUrl}/apps/${encodeURIComponent(options.appSlug)}/installations/new`,
@@ -88,17 +101,21 @@ export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGa
       return view;
     },
 
-    installationClient(installationId) {
-      if (options.appId === undefined || !options.privateKey) {
-        throw new Error('The code host gateway has no App credentials to act as an installation');
+    installationClient,
+
+    async repositoryPermission(installationId, repository, username) {
+      try {
+        const { data } = await installationClient(installationId).rest.repos.getCollaboratorPermissionLevel({
+          owner: repository.owner,
+          repo: repository.name,
+          username,
+        });
+        return toRepositoryPermission(data.permission);
+      } catch (error) {
+        // 404: the user or repository is unknown to the code host (or hidden from the App).
+        if ((error as { status?: number }).status === 404) return 'none';
+        throw error;
       }
-      appAuth ??= createAppAuthProvider({
-        appId: options.appId,
-        privateKey: options.privateKey,
-        baseUrl: options.apiUrl,
-        ...(options.logger ? { logger: options.logger } : {}),
-      });
-      return appAuth.installationOctokit(installationId);
     },
 
     verifyWebhook: (rawBody, signature) => verifyWebhookSignature(options.webhookSecret, rawBody, signature),
@@ -133,4 +150,19 @@ export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGa
       }
     },
   };
+}
+
+function toRepositoryPermission(permission: string): RepositoryPermission {
+  switch (permission) {
+    case 'admin':
+      return 'admin';
+    case 'maintain':
+    case 'write':
+      return 'write';
+    case 'triage':
+    case 'read':
+      return 'read';
+    default:
+      return 'none';
+  }
 }

@@ -154,7 +154,12 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
         .inject({ url: '/api/agents/supervisors/acme/webapp', headers: as(user) })
         .then((r) => supervisorListSchema.parse(r.json()));
     expect(await supervisors(ada)).toEqual([{ id: lead, title: 'Release lead', base_branch: null }]);
-    expect(await supervisors(eve)).toEqual([]);
+    // Without access to the repository its supervisors are a 404, not an empty list.
+    const outsider = await app.server.inject({
+      url: '/api/agents/supervisors/acme/webapp',
+      headers: as(eve),
+    });
+    expect(outsider.statusCode).toBe(404);
     // Leave the agent counts of the tests below as they were.
     await app.database.db.delete(agents).where(
       inArray(

@@ -36,6 +36,7 @@ import {
   sendMessage,
   updateAgent,
 } from '../services/agents.js';
+import type { RepositoryAccess } from '../services/repositories/repository-access.js';
 import {
   renameAgent,
   queueScript,
@@ -63,18 +64,26 @@ export const MESSAGE_BODY_LIMIT = MAX_IMAGES_PER_MESSAGE * MAX_IMAGE_DATA_CHARS 
  * some 25 million objects, gigabytes of memory.
  */
 export const MESSAGE_MAX_JSON_VALUES = 20_000;
+export const CREATE_AGENT_WRITE_NEEDED = 'You need write access to this repository to create agents.';
 
 export function agentRoutes(
   app: FastifyInstance,
-  deps: { db: Db; models: ModelsConfig; runner: Pick<AgentRunner, 'enqueue' | 'interrupt'> },
+  deps: {
+    db: Db;
+    models: ModelsConfig;
+    runner: Pick<AgentRunner, 'enqueue' | 'interrupt'>;
+    access: RepositoryAccess;
+  },
 ): void {
-  const { db } = deps;
+  const { db, access } = deps;
   const resolveModel = (key: string | null | undefined, admin: boolean) => {
     const chosen = key ?? deps.models.defaultModel;
     const option = modelList(deps.models, admin).models.find((m) => m.key === chosen);
     if (!option) throw new AppError('validation', `Unknown model "${chosen}"`);
     return { key: option.key, defaultLimit: option.default_summarization_limit };
   };
+  const selectableModel = (key: string, admin: boolean) =>
+    modelList(deps.models, admin).models.some((m) => m.key === key && m.available);
 
   // The two bodies that carry images: large, but only a few values (see limitJsonValues).
   app.register(async (scope) => {
@@ -84,8 +93,12 @@ export function agentRoutes(
       const viewer = requireUser(request);
       const params = parseRequest(repoParams, request.params, 'path');
       const body = parseRequest(createAgentSchema, request.body, 'body');
-      const created = await createAgent(db, viewer, `${params.repo_owner}/${params.repo_name}`, body, {
+      const fullName = `${params.repo_owner}/${params.repo_name}`;
+      // Agents push to the repository, so creating one takes write access there.
+      await access.require(viewer, fullName, 'write', CREATE_AGENT_WRITE_NEEDED);
+      const created = await createAgent(db, viewer, fullName, body, {
         resolve: resolveModel,
+        selectable: selectableModel,
       });
       deps.runner.enqueue(created.agent_id);
       return created;
@@ -106,10 +119,12 @@ export function agentRoutes(
 
   // Registered before the list route's pattern so 'supervisors' is not read as an owner.
   app.get('/api/agents/supervisors/:repo_owner/:repo_name', async (request) => {
+    const viewer = requireUser(request);
     const params = parseRequest(repoParams, request.params, 'path');
+    await access.require(viewer, `${params.repo_owner}/${params.repo_name}`);
     const { agents } = await listAgents(
       db,
-      requireUser(request),
+      viewer,
       {
         ...agentListQuerySchema.parse({}),
         search: 'is:unarchived',
@@ -123,9 +138,12 @@ export function agentRoutes(
   });
 
   app.get('/api/agents/:repo_owner/:repo_name', async (request) => {
+    const viewer = requireUser(request);
     const params = parseRequest(repoParams, request.params, 'path');
     const query = parseRequest(agentListQuerySchema, request.query, 'query');
-    return listAgents(db, requireUser(request), {
+    // Without access to the repository its agents list is a 404, not an empty list.
+    await access.require(viewer, `${params.repo_owner}/${params.repo_name}`);
+    return listAgents(db, viewer, {
       ...query,
       repository_name: `${params.repo_owner}/${params.repo_name}`,
     });

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '@tandem/db';
-import { addSecretSchema, deleteSecretSchema, type SecretList } from '@tandem/shared';
+import { addSecretSchema, deleteSecretSchema, SECRET_MESSAGES, type SecretList } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { parseRequest } from '../http/validation.js';
-import { accessibleRepositoryId, addSecret, deleteSecret, listSecrets } from '../services/secrets.js';
+import type { RepositoryAccess } from '../services/repositories/repository-access.js';
+import { addSecret, deleteSecret, listSecrets } from '../services/secrets.js';
 
 const repoParams = z.object({
   repo_owner: z.string().min(1).max(100),
@@ -13,12 +14,17 @@ const repoParams = z.object({
 });
 
 /** Repository secrets (platform §7). Values go in sealed and never come back out through the API. */
-export function secretRoutes(app: FastifyInstance, deps: { db: Db; secretBox: SecretBox }): void {
+export function secretRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; secretBox: SecretBox; access: RepositoryAccess },
+): void {
   const { db } = deps;
+  // Secrets are repository settings: reading their names needs write access too.
   const repository = async (request: Parameters<typeof requireUser>[0]) => {
     const viewer = requireUser(request);
     const params = parseRequest(repoParams, request.params, 'path');
-    return accessibleRepositoryId(db, viewer, `${params.repo_owner}/${params.repo_name}`);
+    const fullName = `${params.repo_owner}/${params.repo_name}`;
+    return (await deps.access.require(viewer, fullName, 'write', SECRET_MESSAGES.writeNeeded)).id;
   };
 
   app.get('/api/secrets/:repo_owner/:repo_name/get-secrets', async (request) => {

@@ -13,7 +13,6 @@ import {
 import {
   CONVERSATION_PAGE_SIZE,
   DEFAULT_AGENT_TITLE,
-  DEFAULT_REVIEW_MODEL_KEY,
   type AgentMetadata,
   type agentListQuerySchema,
   type createAgentSchema,
@@ -23,6 +22,7 @@ import type { z } from 'zod';
 import { installationBalance, OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
 import { AppError, notFound } from '../errors/app-error.js';
 import { decodeImages, imageRows } from './images.js';
+import { resolveAgentModels } from './repositories/resolve-agent-models.js';
 import { sourcesOf } from './sources.js';
 import type { AuthenticatedUser } from './sessions.js';
 
@@ -285,10 +285,18 @@ export async function createAgent(
   viewer: AuthenticatedUser,
   repoFullName: string,
   input: z.infer<typeof createAgentSchema>,
-  models: { resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number } },
+  models: {
+    resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number };
+    selectable(key: string, admin: boolean): boolean;
+  },
 ) {
   const [repo] = await db
-    .select({ id: repositories.id, installationId: repositories.installationId })
+    .select({
+      id: repositories.id,
+      installationId: repositories.installationId,
+      defaultModel: repositories.defaultModel,
+      defaultReviewModel: repositories.defaultReviewModel,
+    })
     .from(repositories)
     .innerJoin(
       memberships,
@@ -306,9 +314,9 @@ export async function createAgent(
   if (!input.body.trim() && input.images.length === 0)
     throw new AppError('validation', 'Write a message or attach an image');
   const images = decodeImages(input.images);
-  const model = models.resolve(input.model, viewer.admin);
-  const reviewModel =
-    input.review_model === undefined ? DEFAULT_REVIEW_MODEL_KEY : input.review_model || null;
+  const chosen = resolveAgentModels(input, repo, (key) => models.selectable(key, viewer.admin));
+  const model = models.resolve(chosen.model, viewer.admin);
+  const { reviewModel } = chosen;
   const eventUuid = randomUUID();
 
   const agentId = await db.transaction(async (tx) => {

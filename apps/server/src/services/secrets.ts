@@ -1,5 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { memberships, repositories, repositorySecrets, type Db } from '@tandem/db';
+import { and, asc, eq } from 'drizzle-orm';
+import { repositorySecrets, type Db } from '@tandem/db';
 import {
   normalizeSecretKey,
   SECRET_MESSAGES,
@@ -9,31 +9,6 @@ import {
 } from '@tandem/shared';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { AppError, notFound } from '../errors/app-error.js';
-import type { AuthenticatedUser } from './sessions.js';
-
-/**
- * The repository's id when the viewer belongs to its installation (either role), as for creating
- * agents. Anyone else gets the same 404 as for a missing repository, so names do not leak.
- */
-export async function accessibleRepositoryId(
-  db: Db,
-  viewer: AuthenticatedUser,
-  fullName: string,
-): Promise<string> {
-  const [repo] = await db
-    .select({ id: repositories.id })
-    .from(repositories)
-    .innerJoin(
-      memberships,
-      and(eq(memberships.installationId, repositories.installationId), eq(memberships.userId, viewer.id)),
-    )
-    .where(
-      sql`lower(${repositories.fullName}) = ${fullName.toLowerCase()} and ${repositories.removedAt} is null`,
-    )
-    .limit(1);
-  if (!repo) throw notFound('Repository not found');
-  return repo.id;
-}
 
 export async function listSecrets(db: Db, repositoryId: string): Promise<Secret[]> {
   const rows = await db

@@ -18,6 +18,7 @@ import {
 } from '../config/schema.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
+import { membershipPermissions } from './membership-permissions.js';
 
 const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test';
 
@@ -79,6 +80,13 @@ export async function createTestApp(
     };
     /** The HTTP edge: trusted proxies (default none) and rate limits (default the product's). */
     edge?: Partial<Pick<Config, 'trustedProxies' | 'rateLimits'>>;
+    /**
+     * Where repository access levels come from: 'code-host' asks the local code host (needs
+     * codeHost and its seeded users); by default the test's memberships stand in for it.
+     */
+    access?: 'code-host' | 'memberships';
+    /** Model configuration for tests that do not run agents (e.g. provider keys, so models are available). */
+    models?: Partial<ModelsConfig>;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
@@ -108,7 +116,7 @@ export async function createTestApp(
         },
   );
   const defaults = loadConfig({});
-  const models: ModelsConfig = { ...defaults.models, ...options.agents?.models };
+  const models: ModelsConfig = { ...defaults.models, ...options.models, ...options.agents?.models };
   const agentsDir = options.agents ? mkdtempSync(join(tmpdir(), 'tandem-agents-')) : undefined;
   let runner: AgentRunner | RecordingRunner = new RecordingRunner();
   let sandbox: string | undefined;
@@ -157,6 +165,7 @@ export async function createTestApp(
     logger: pino({ level: 'silent' }),
     gateway,
     appSlug: codeHost?.credentials.slug ?? 'tandem',
+    ...(options.access === 'code-host' ? {} : { permissions: membershipPermissions(database.db) }),
   });
 
   return {

@@ -109,6 +109,37 @@ const e2eScript = (previewPort: number) => ({
       ],
     },
     {
+      // The repository Logs test: a commit whose format script leaves a log in acme/api.
+      match: 'leave a format log',
+      steps: [
+        {
+          tool_calls: [
+            {
+              name: 'run_command',
+              args: {
+                command: 'mkdir -p .tandem && printf "echo formatting the api\\n" > .tandem/format.sh',
+              },
+            },
+          ],
+        },
+        { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add a format script' } }] },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Added a format script.' } }] },
+      ],
+    },
+    {
+      // The repository budget test: one call priced at ~12¢ ($1 per million input tokens, +19.5 %),
+      // over the 10¢ minimum budget, so the agent stops with the over-budget notice.
+      match: 'go over the budget',
+      steps: [
+        {
+          text: 'Spending a little.',
+          tool_calls: [{ name: 'git_grep', args: { pattern: 'api' } }],
+          usage: { input: 100_000, cached: 0, output: 10, reasoning: 0 },
+        },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'never reached' } }] },
+      ],
+    },
+    {
       match: 'run a command',
       steps: [
         { tool_calls: [{ name: 'run_command', args: { command: 'echo from-the-shell' } }] },

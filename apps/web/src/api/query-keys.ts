@@ -29,4 +29,14 @@ export const queryKeys = {
   blogPost: (id: string) => ['blog', 'post', id] as const,
 
   cliToken: (userId: string | undefined) => ['cli-token', userId] as const,
+
+  // The repository page. Full names are lower-cased: the code host treats `Acme/WebApp` and
+  // `acme/webapp` alike. Kept apart from `repositoryBranches`'s prefix so its invalidations stay narrow.
+  repository: (fullName: string) => ['repository', fullName.toLowerCase()] as const,
+  repositoryAccess: (fullName: string) => ['repository', fullName.toLowerCase(), 'access'] as const,
+  repositorySettings: (fullName: string) => ['repository', fullName.toLowerCase(), 'settings'] as const,
+  repositorySecrets: (fullName: string) => ['repository', fullName.toLowerCase(), 'secrets'] as const,
+  repositoryLogs: (fullName: string, page: number) =>
+    ['repository', fullName.toLowerCase(), 'logs', page] as const,
+  scriptLog: (logId: string) => ['script-log', logId] as const,
 };

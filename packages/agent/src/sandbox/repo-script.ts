@@ -14,7 +14,7 @@ export interface ScriptRun {
   contents: string;
 }
 
-const MAX_CONTENTS_CHARS = 256 * 1024;
+export const MAX_CONTENTS_CHARS = 256 * 1024;
 /** Larger scripts still run; only their shown contents are cut. */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 
@@ -27,7 +27,7 @@ function quote(text: string): string {
  * read with the server's privileges, so a link (or a hard link) to e.g. the server's data counts as
  * absent rather than being followed.
  */
-async function locate(dir: string, relativePath: string): Promise<string | null> {
+export async function readRepoScript(dir: string, relativePath: string): Promise<string | null> {
   if (!inside(dir, resolve(dir, relativePath)))
     throw new Error(`script path ${relativePath} is outside the workspace`);
   try {
@@ -64,7 +64,7 @@ export async function runRepoScript(
 ): Promise<ScriptRun> {
   const startedAt = new Date();
   const scrub = options.scrub ?? ((text: string) => text);
-  const text = await locate(ws.dir, relativePath);
+  const text = await readRepoScript(ws.dir, relativePath);
   if (text === null) {
     return {
       path: relativePath,

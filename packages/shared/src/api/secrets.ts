@@ -19,6 +19,7 @@ export const SECRET_MESSAGES = {
   emptyValue: 'Secret value cannot be empty',
   longValue: `Secret value must be under ${SECRET_VALUE_MAX_CHARS} characters`,
   notFound: 'Secret not found',
+  writeNeeded: 'You need write access to this repository to manage its secrets.',
 } as const;
 
 /** Names are case-insensitive for the user: the server upper-cases before it validates or looks up. */

@@ -18,6 +18,7 @@ import { agentListsKey, useModelList } from './agents-api';
 import { agentPageUrl, createAgent, CREATE_MESSAGES, type CreateFailure } from './create-agent';
 import { useImageAttachments } from './use-image-attachments';
 import { ImageAttachments } from './ImageAttachments';
+import { useRepositorySettings } from '../../repos/use-repository-settings';
 import {
   chooseModel,
   chooseReviewModel,
@@ -94,19 +95,26 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const [baseBranch, setBaseBranch] = useState<string | null>(null);
   const [failure, setFailure] = useState<CreateFailure | null>(null);
 
+  // The repository's defaults (its settings): after the user's stored choice, before the server's.
+  const knownRepository = user.repositories.find((r) => r.toLowerCase() === repository.trim().toLowerCase());
+  const repoDefaults = useRepositorySettings(knownRepository ?? '', {
+    enabled: !!knownRepository,
+    optional: true,
+  }).data;
   const list = models.data?.models;
-  const serverDefaults = models.data
-    ? { model: { server: models.data.default_model }, review: { server: models.data.default_review_model } }
+  const defaults = models.data
+    ? {
+        model: { server: models.data.default_model, repository: repoDefaults?.default_model },
+        review: { server: models.data.default_review_model, repository: repoDefaults?.default_review_model },
+      }
     : null;
   const model =
     modelPick ??
-    (list && serverDefaults
-      ? chooseModel(readPreferredModel(), list, user.admin, serverDefaults.model)
-      : undefined);
+    (list && defaults ? chooseModel(readPreferredModel(), list, user.admin, defaults.model) : undefined);
   const reviewModel = reviewPick
     ? reviewPick.key
-    : list && serverDefaults
-      ? chooseReviewModel(readPreferredReviewModel(), list, user.admin, serverDefaults.review)
+    : list && defaults
+      ? chooseReviewModel(readPreferredReviewModel(), list, user.admin, defaults.review)
       : undefined;
   const canSend = message.trim().length > 0 || images.length > 0;
 

@@ -125,3 +125,13 @@ describe('modelMenu', () => {
     expect(modelMenu(catalog(true), 'core', false).adminOnly).toEqual([]);
   });
 });
+
+describe("a repository's default reviewer", () => {
+  it("reads the repository's 'None' as no reviewer unless the user chose one", () => {
+    const models = catalog(false, ['gpt-5-medium', 'opus-4-1']);
+    expect(chooseReviewModel(null, models, false, { repository: 'none' })).toBeNull();
+    expect(chooseReviewModel('opus-4-1', models, false, { repository: 'none' })).toBe('opus-4-1');
+    expect(chooseReviewModel(null, models, false, { repository: 'opus-4-1' })).toBe('opus-4-1');
+    expect(chooseReviewModel(null, models, false, { repository: null })).toBe('gpt-5-medium');
+  });
+});

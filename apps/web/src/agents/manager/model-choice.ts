@@ -1,4 +1,9 @@
-import { DEFAULT_MODEL_KEY, DEFAULT_REVIEW_MODEL_KEY, type ModelList } from '@tandem/shared';
+import {
+  DEFAULT_MODEL_KEY,
+  DEFAULT_REVIEW_MODEL_KEY,
+  REVIEW_MODEL_NONE,
+  type ModelList,
+} from '@tandem/shared';
 import { readStored, writeStored } from '../../lib/storage';
 
 /** Model choice in the new-agent form (workspace §5, §6, §9). */
@@ -60,7 +65,10 @@ export function chooseReviewModel(
   defaults: { server?: string; repository?: string | null } = {},
 ): string | null {
   if (stored === REVIEW_OFF) return null;
-  for (const key of [stored, defaults.repository, defaults.server ?? DEFAULT_REVIEW_MODEL_KEY]) {
+  if (stored && isSelectable(stored, models, admin)) return stored;
+  // The repository's 'None': its agents get no reviewer unless the user chose one.
+  if (defaults.repository === REVIEW_MODEL_NONE) return null;
+  for (const key of [defaults.repository, defaults.server ?? DEFAULT_REVIEW_MODEL_KEY]) {
     if (key && isSelectable(key, models, admin)) return key;
   }
   return null;

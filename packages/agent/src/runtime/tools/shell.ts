@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import { ShellSession, type StreamScrubber } from '../../sandbox/index.js';
+import {
+  MAX_SCRIPT_CONTENTS_CHARS,
+  readRepoScript,
+  ShellSession,
+  type StreamScrubber,
+} from '../../sandbox/index.js';
 import { shellItemData } from '../ports.js';
+import { recordScriptLog } from '../script-logs.js';
 import { defineTool, ToolInputError, type ToolContext } from './types.js';
 
 const MAX_OUTPUT_TO_MODEL = 30_000;
 
 /** Each shell's output scrubber; it goes with its session. */
 const outputStreams = new WeakMap<ShellSession, StreamScrubber>();
+/** Everything a repository script's shell showed (scrubbed), for its log once it exits. */
+const scriptOutputs = new WeakMap<ShellSession, { text: string }>();
+/** A script log keeps the newest output up to this size, as the setup and format logs do. */
+const MAX_SCRIPT_LOG_CHARS = 1024 * 1024;
 
 function forModel(text: string): string {
   if (text.length <= MAX_OUTPUT_TO_MODEL) return text;
@@ -80,6 +90,8 @@ async function showOutput(ctx: ToolContext, session: ShellSession, actionUuid: s
   if (!stream) outputStreams.set(session, (stream = ctx.scrub.stream()));
   // Once the shell has exited its output is complete: nothing is held back any more.
   const shown = stream.write(raw) + (session.running ? '' : stream.end());
+  const log = scriptOutputs.get(session);
+  if (log && shown) log.text = (log.text + shown).slice(-MAX_SCRIPT_LOG_CHARS);
   if (shown) {
     // Already scrubbed: a piece scrubbed again alone could differ at its edges from the stream.
     await ctx.emit({
@@ -182,7 +194,14 @@ export async function startRepoScript(
     await running[1].session.stop();
     await finishIfExited(ctx, running[0]);
   }
+  // Read before it runs: what the log shows is the script that ran, not what it left behind.
+  const contents = ((await readRepoScript(ctx.workspace.dir, scriptPath)) ?? '').slice(
+    0,
+    MAX_SCRIPT_CONTENTS_CHARS,
+  );
+  const startedAt = new Date();
   const { session, actionUuid } = await startShell(ctx, command, scriptPath);
+  scriptOutputs.set(session, { text: '' });
   let timer: NodeJS.Timeout | undefined;
   const flush = async () => {
     timer = undefined;
@@ -192,7 +211,27 @@ export async function startRepoScript(
     if (event.type === 'stdout') timer ??= setTimeout(() => void flush(), 300);
     if (event.type === 'exit') {
       clearTimeout(timer);
-      void flush().then(() => finishIfExited(ctx, session.pid));
+      void flush()
+        .then(() => finishIfExited(ctx, session.pid))
+        .then(() =>
+          recordScriptLog(
+            ctx.db,
+            { repositoryId: ctx.repo.id, agentId: ctx.agent.id },
+            {
+              path: scriptPath,
+              exists: true,
+              // Stopped by a signal (a restart, the sandbox shutting down): no exit code, not a success.
+              statusCode: event.exitCode ?? -1,
+              output: scriptOutputs.get(session)?.text ?? '',
+              durationMs: Date.now() - startedAt.getTime(),
+              startedAt: startedAt.toISOString(),
+              contents,
+            },
+            ctx.scrub,
+          ),
+        )
+        // The run may be long over; a log that cannot be stored must not take the process down.
+        .catch(() => undefined);
     }
   });
   return `Started ${scriptPath} (pid ${session.pid})`;

@@ -53,7 +53,7 @@ function LogOutput({ output, running }: { output: string; running: boolean }) {
   );
 }
 
-function LogDetails({ log, headingId }: { log: AgentLog; headingId: string }) {
+export function LogDetails({ log, headingId }: { log: AgentLog; headingId: string }) {
   const state = logState(log.status_code);
   return (
     <>
