@@ -219,14 +219,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     db: database.db,
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
   });
-  branchRoutes(server, {
-    db: database.db,
-    reader: { installationClient: (id) => gateway.installationClient(id) },
-  });
   userAssetRoutes(server, { db: database.db });
   previewRoutes(server, { db: database.db, settings: previewSettings, tokens: previewTokens });
   secretRoutes(server, { db: database.db, secretBox, access });
   repositoryRoutes(server, { db: database.db, access, models: config.models });
+  branchRoutes(server, {
+    db: database.db,
+    access,
+    reader: { installationClient: (id) => gateway.installationClient(id) },
+  });
 
   await blogRoutes(server, { db: database.db });
 

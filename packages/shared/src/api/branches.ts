@@ -9,8 +9,3 @@ export const repositoryBranchesSchema = z.object({
   branches: z.array(z.object({ name: z.string(), committed_date: z.string().nullable() })),
 });
 export type RepositoryBranches = z.infer<typeof repositoryBranchesSchema>;
-
-export const repositoryPathSchema = z.object({
-  owner: z.string().min(1).max(100),
-  repo: z.string().min(1).max(100),
-});

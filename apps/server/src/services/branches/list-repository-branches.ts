@@ -1,44 +1,32 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { memberships, repositories, type Db } from '@tandem/db';
+import { eq } from 'drizzle-orm';
+import { repositories, type Db } from '@tandem/db';
 import { listBranches, type GitHubClient } from '@tandem/github';
 import { BRANCH_DATA_ERROR, type RepositoryBranches } from '@tandem/shared';
-import { AppError, notFound } from '../../errors/app-error.js';
-import type { AuthenticatedUser } from '../sessions.js';
+import { AppError } from '../../errors/app-error.js';
+import type { AccessibleRepository } from '../repositories/repository-access.js';
 
 /**
- * The repository's branches for the base-branch picker, read as its installation. Only members of
- * the installation see them; anyone else gets the 404 of a missing repository, so names do not leak.
+ * The repository's branches for the base-branch picker, read as its installation. The caller has
+ * checked the viewer's access level (RepositoryAccess.require), so names never leak.
  */
 export async function listRepositoryBranches(
   db: Db,
   reader: { installationClient(installationId: number): GitHubClient },
-  viewer: AuthenticatedUser,
-  fullName: string,
+  repository: AccessibleRepository,
 ): Promise<RepositoryBranches> {
-  const [repo] = await db
-    .select({
-      fullName: repositories.fullName,
-      installationId: repositories.installationId,
-      defaultBranch: repositories.defaultBranch,
-    })
+  const [row] = await db
+    .select({ defaultBranch: repositories.defaultBranch })
     .from(repositories)
-    .innerJoin(
-      memberships,
-      and(eq(memberships.installationId, repositories.installationId), eq(memberships.userId, viewer.id)),
-    )
-    .where(
-      sql`lower(${repositories.fullName}) = ${fullName.toLowerCase()} and ${repositories.removedAt} is null`,
-    )
+    .where(eq(repositories.id, repository.id))
     .limit(1);
-  if (!repo) throw notFound('Repository not found');
-  const [owner = '', name = ''] = repo.fullName.split('/');
+  const [owner = '', name = ''] = repository.fullName.split('/');
   try {
-    const branches = await listBranches(reader.installationClient(repo.installationId), {
+    const branches = await listBranches(reader.installationClient(repository.installationId), {
       owner,
       repo: name,
     });
     return {
-      default_branch: repo.defaultBranch,
+      default_branch: row?.defaultBranch ?? 'main',
       branches: branches.map((b) => ({ name: b.name, committed_date: b.committedDate })),
     };
   } catch (error) {
