@@ -36,6 +36,8 @@ import { blogPageMeta } from './services/blog-meta.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { healthRoutes } from './routes/health.js';
 import { userRoutes } from './routes/users.js';
+import { settingsRoutes } from './routes/settings.js';
+import { billingRoutes } from './routes/billing.js';
 import { SessionService } from './services/sessions.js';
 import { serverVersion } from './version.js';
 
@@ -203,6 +205,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   userAssetRoutes(server, { db: database.db });
   previewRoutes(server, { db: database.db, settings: previewSettings, tokens: previewTokens });
   secretRoutes(server, { db: database.db, secretBox });
+  settingsRoutes(server, { db: database.db, gateway });
+  billingRoutes(server, { db: database.db });
 
   await blogRoutes(server, { db: database.db });
 

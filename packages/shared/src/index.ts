@@ -19,3 +19,5 @@ export * from './api/agent-code.js';
 export * from './api/previews.js';
 export * from './api/text.js';
 export * from './api/github-webhooks.js';
+export * from './api/settings.js';
+export * from './api/billing.js';

@@ -26,6 +26,11 @@ export interface CodeHostGateway {
   /** Reads repositories as the App's installation (the workspace's diff, file and script reads). */
   installationClient(installationId: number): GitHubClient;
   verifyWebhook(rawBody: string, signature: string | undefined): Promise<boolean>;
+  /**
+   * A code-host user (not an organisation) by login, read as the installation; null when there is
+   * none. Throws when the code host cannot be asked.
+   */
+  findUser(installationId: number, login: string): Promise<CodeHostUserSummary | null>;
   /** Creates `owner/name` from a template repository, acting as the user. */
   createRepoFromTemplate(
     userToken: string,
@@ -38,6 +43,12 @@ export interface CodeHostGateway {
       templateRepo: string;
     },
   ): Promise<CodeHostRepository>;
+}
+
+export interface CodeHostUserSummary {
+  id: number;
+  login: string;
+  avatarUrl: string | null;
 }
 
 /** The code host refused to create a repository; `status` is its HTTP status. */
