@@ -23,6 +23,8 @@ const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
 const RepositoryAgentsPage = lazy(() => import('./pages/RepositoryAgentsPage'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+const TransactionsPage = lazy(() => import('./billing/TransactionsPage'));
 
 /** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
 const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
@@ -51,6 +53,9 @@ const router = createBrowserRouter([
         path: '/agents',
         element: signedIn(<AgentsPage />),
       },
+      { path: '/settings', element: signedIn(<SettingsPage />) },
+      { path: '/transactions', element: signedIn(<TransactionsPage />) },
+      { path: '/transactions/:installationId', element: signedIn(<TransactionsPage />) },
       // The workspace's own route; the short forms are normalised to it once the agent is known.
       // Not behind RequireUser: a visitor who may not see the agent gets the 404 page (with login).
       { path: '/gh/:owner/:repo/agent/:agentId', element: <AgentWorkspacePage /> },

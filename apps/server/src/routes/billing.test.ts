@@ -52,7 +52,12 @@ describe.each(testDatabaseKinds())('billing API on %s', (kind) => {
         description: `Model call ${i + 1}`,
       });
     }
-    await recordTransaction(db, { installationId: 31, amount: 100_000, kind: 'invoice', description: 'Purchase' });
+    await recordTransaction(db, {
+      installationId: 31,
+      amount: 100_000,
+      kind: 'invoice',
+      description: 'Purchase',
+    });
     await recordTransaction(db, { installationId: 31, amount: 5_000, kind: 'other', description: 'Gift' });
   });
 
@@ -97,7 +102,11 @@ describe.each(testDatabaseKinds())('billing API on %s', (kind) => {
       (await list(bob, 'installation_id=31&rows_per_page=10&page=4')).json(),
     );
     expect(small.count).toBe(33);
-    expect(small.transactions.map((t) => t.description)).toEqual(['Model call 2', 'Model call 1', FREE_CREDITS_DESCRIPTION]);
+    expect(small.transactions.map((t) => t.description)).toEqual([
+      'Model call 2',
+      'Model call 1',
+      FREE_CREDITS_DESCRIPTION,
+    ]);
   });
 
   it('filters by kind', async () => {
@@ -120,9 +129,9 @@ describe.each(testDatabaseKinds())('billing API on %s', (kind) => {
     });
     expect(credits.statusCode).toBe(404);
     expect((await list(eve, 'installation_id=999')).statusCode).toBe(404);
-    expect((await app.server.inject({ url: '/api/billing/transactions?installation_id=31' })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await app.server.inject({ url: '/api/billing/transactions?installation_id=31' })).statusCode,
+    ).toBe(401);
   });
 
   it.each([

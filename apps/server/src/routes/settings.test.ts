@@ -185,7 +185,7 @@ describe.each(testDatabaseKinds())('settings API on %s', (kind) => {
       expect(res.statusCode).toBe(422);
     });
 
-    it('locks the caller\'s own row: no role change, no removal', async () => {
+    it("locks the caller's own row: no role change, no removal", async () => {
       for (const role of ['member', null]) {
         const res = await patchUser(ada, { username: 'ADA', role });
         expect(res.statusCode).toBe(403);
@@ -253,7 +253,10 @@ describe.each(testDatabaseKinds())('settings API on %s', (kind) => {
         admin: false,
         installations: [
           {
-            installation: { id: ACME, account: { id: 100, login: 'acme', type: 'Organization', avatarUrl: null } },
+            installation: {
+              id: ACME,
+              account: { id: 100, login: 'acme', type: 'Organization', avatarUrl: null },
+            },
             role: 'member',
             repositories: [],
           },

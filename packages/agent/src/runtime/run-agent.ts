@@ -424,11 +424,7 @@ export class AgentRun {
     return !aborted;
   }
 
-  private async executeTool(
-    call: ToolCallPart,
-    sandbox: WarmSandbox,
-    requester: Requester,
-  ) {
+  private async executeTool(call: ToolCallPart, sandbox: WarmSandbox, requester: Requester) {
     const definition = findTool(call.toolName);
     if (!definition) return { text: `Unknown tool ${call.toolName}` };
     const parsed = definition.input.safeParse(call.input);

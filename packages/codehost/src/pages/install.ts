@@ -89,7 +89,8 @@ export function installRoutes(app: FastifyInstance, ctx: Context): void {
   // GitHub's address for an organisation's installation; the same page here.
   app.get<{ Params: { org: string; id: string } }>(
     '/organizations/:org/settings/installations/:id',
-    async (request, reply) => reply.redirect(`/settings/installations/${encodeURIComponent(request.params.id)}`),
+    async (request, reply) =>
+      reply.redirect(`/settings/installations/${encodeURIComponent(request.params.id)}`),
   );
 
   app.get<{ Params: { id: string } }>('/settings/installations/:id', async (request, reply) => {

@@ -9,7 +9,10 @@ export const TRANSACTION_PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_TRANSACTIONS_PAGE_SIZE = 25;
 
 /** A query-string flag: 'true' / 'false' (as URLSearchParams writes booleans). */
-const flag = z.enum(['true', 'false']).default('true').transform((v) => v === 'true');
+const flag = z
+  .enum(['true', 'false'])
+  .default('true')
+  .transform((v) => v === 'true');
 
 /** GET /api/billing/transactions (platform §7): page is 1-based. */
 export const transactionsQuerySchema = z.object({

@@ -56,7 +56,11 @@ export const CODE_HOST_USERNAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-
  */
 export const updateInstallationUserSchema = z
   .object({
-    username: z.string().trim().min(1, 'Username is required').regex(CODE_HOST_USERNAME_PATTERN, 'Invalid username'),
+    username: z
+      .string()
+      .trim()
+      .min(1, 'Username is required')
+      .regex(CODE_HOST_USERNAME_PATTERN, 'Invalid username'),
     role: installationRoleSchema.nullable(),
   })
   .strict();

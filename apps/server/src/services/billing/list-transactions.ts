@@ -58,7 +58,9 @@ export async function listTransactions(
       amount: Number(row.amount),
       description: row.description,
       created_at: row.createdAt.toISOString(),
-      kind: (TRANSACTION_KINDS as readonly string[]).includes(row.kind) ? (row.kind as TransactionKind) : 'other',
+      kind: (TRANSACTION_KINDS as readonly string[]).includes(row.kind)
+        ? (row.kind as TransactionKind)
+        : 'other',
       trajectory_id: row.agentId,
       repo_name: row.repoName,
       invoice_id: row.invoiceId,
