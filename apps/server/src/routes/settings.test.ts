@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { membershipOverrides, memberships, users } from '@tandem/db';
+import { membershipOverrides, memberships, users, userSettings } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { SETTINGS_MESSAGES, userSchema, userSettingsSchema, usersTableSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +175,19 @@ describe.each(testDatabaseKinds())('settings API on %s', (kind) => {
         ['bob', 'member'],
         ['carol', 'member'],
       ]);
+    });
+
+    it('ignores a stored active installation the user has left', async () => {
+      await app.database.db
+        .insert(userSettings)
+        .values({ userId: ada.id, activeInstallationId: 77 })
+        .onConflictDoUpdate({ target: userSettings.userId, set: { activeInstallationId: 77 } });
+      const res = await app.server.inject({
+        url: '/api/settings/users-table',
+        headers: { authorization: `Bearer ${ada.token}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(usersTableSchema.parse(res.json()).installation.id).toBe(ACME);
     });
 
     it('answers 422 for a malformed X-Installation-ID', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { installations, memberships, userSettings, type Db } from '@tandem/db';
 import { SETTINGS_MESSAGES, type InstallationRole } from '@tandem/shared';
 import { AppError, notFound } from '../../errors/app-error.js';
@@ -20,26 +20,37 @@ export async function installationAccess(
   userId: string,
   requested: number | null,
 ): Promise<InstallationAccess> {
-  let installationId = requested;
-  if (installationId === null) {
-    const [settings] = await db
-      .select({ active: userSettings.activeInstallationId })
-      .from(userSettings)
-      .where(eq(userSettings.userId, userId));
-    installationId = settings?.active ?? null;
+  if (requested !== null) {
+    const access = await membershipOf(db, userId, requested);
+    if (!access) throw notFound('Installation not found');
+    return access;
   }
-  if (installationId === null) {
-    // No stored choice: the first installation, as GET /api/users/me does.
-    const [first] = await db
-      .select({ id: installations.id })
-      .from(memberships)
-      .innerJoin(installations, eq(installations.id, memberships.installationId))
-      .where(and(eq(memberships.userId, userId), isNull(installations.deletedAt)))
-      .orderBy(installations.accountLogin)
-      .limit(1);
-    if (!first) throw new AppError('not_found', SETTINGS_MESSAGES.noInstallation);
-    installationId = first.id;
-  }
+  // No installation named: the active one, as GET /api/users/me picks it (a stored choice the user
+  // no longer belongs to does not count; without one, the first installation).
+  const [settings] = await db
+    .select({ active: userSettings.activeInstallationId })
+    .from(userSettings)
+    .where(eq(userSettings.userId, userId));
+  const stored = settings?.active ?? null;
+  const active = stored === null ? null : await membershipOf(db, userId, stored);
+  if (active) return active;
+  const [first] = await db
+    .select({ id: installations.id })
+    .from(memberships)
+    .innerJoin(installations, eq(installations.id, memberships.installationId))
+    .where(and(eq(memberships.userId, userId), isNull(installations.deletedAt)))
+    .orderBy(asc(installations.accountLogin))
+    .limit(1);
+  const access = first ? await membershipOf(db, userId, first.id) : null;
+  if (!access) throw new AppError('not_found', SETTINGS_MESSAGES.noInstallation);
+  return access;
+}
+
+async function membershipOf(
+  db: Db,
+  userId: string,
+  installationId: number,
+): Promise<InstallationAccess | null> {
   const [row] = await db
     .select({
       name: installations.accountLogin,
@@ -56,8 +67,7 @@ export async function installationAccess(
       ),
     )
     .limit(1);
-  if (!row) throw notFound('Installation not found');
-  return { installationId, ...row };
+  return row ? { installationId, ...row } : null;
 }
 
 /** Installation admins only (platform §6): everyone else gets 403. */
