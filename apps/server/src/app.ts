@@ -40,6 +40,8 @@ import { blogPageMeta } from './services/blog-meta.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { healthRoutes } from './routes/health.js';
 import { userRoutes } from './routes/users.js';
+import { settingsRoutes } from './routes/settings.js';
+import { billingRoutes } from './routes/billing.js';
 import { SessionService } from './services/sessions.js';
 import { serverVersion } from './version.js';
 
@@ -228,6 +230,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     access,
     reader: { installationClient: (id) => gateway.installationClient(id) },
   });
+  settingsRoutes(server, { db: database.db, gateway });
+  billingRoutes(server, { db: database.db });
 
   await blogRoutes(server, { db: database.db });
 

@@ -23,6 +23,13 @@ describe('the header while agents run', () => {
       (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
     });
     await signInAs(page, 'bob');
+    // Ready notifications need the user's Enable Notifications setting (platform §4).
+    const enabled = await page.request.patch('/api/settings/user', {
+      headers: { [CSRF_HEADER]: '1' },
+      data: { notifications_enabled: true },
+    });
+    expect(enabled.status()).toBe(200);
+    await page.reload();
     const created = await page.request.post('/api/agents/create-agent/acme/webapp', {
       headers: { [CSRF_HEADER]: '1' },
       data: { body: 'take your time with this', model: 'scripted' },

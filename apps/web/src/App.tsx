@@ -29,6 +29,8 @@ const RepositorySettingsTab = lazy(() => import('./repos/settings/RepositorySett
 const RepositoryLogsTab = lazy(() => import('./repos/logs/RepositoryLogsTab'));
 const RepositoryLogTab = lazy(() => import('./repos/logs/RepositoryLogTab'));
 const LogRedirectPage = lazy(() => import('./repos/logs/LogRedirectPage'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+const TransactionsPage = lazy(() => import('./billing/TransactionsPage'));
 
 /** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
 const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
@@ -57,6 +59,9 @@ const router = createBrowserRouter([
         path: '/agents',
         element: signedIn(<AgentsPage />),
       },
+      { path: '/settings', element: signedIn(<SettingsPage />) },
+      { path: '/transactions', element: signedIn(<TransactionsPage />) },
+      { path: '/transactions/:installationId', element: signedIn(<TransactionsPage />) },
       // The workspace's own route; the short forms are normalised to it once the agent is known.
       // Not behind RequireUser: a visitor who may not see the agent gets the 404 page (with login).
       { path: '/gh/:owner/:repo/agent/:agentId', element: <AgentWorkspacePage /> },

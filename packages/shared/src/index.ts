@@ -24,3 +24,5 @@ export * from './api/branches.js';
 export * from './api/repository-access.js';
 export * from './api/repository-settings.js';
 export * from './api/logs.js';
+export * from './api/settings.js';
+export * from './api/billing.js';

@@ -35,6 +35,12 @@ export interface CodeHostGateway {
     repository: { owner: string; name: string },
     username: string,
   ): Promise<RepositoryPermission>;
+
+  /**
+   * A code-host user (not an organisation) by login, read as the installation; null when there is
+   * none. Throws when the code host cannot be asked.
+   */
+  findUser(installationId: number, login: string): Promise<CodeHostUserSummary | null>;
   /** Creates `owner/name` from a template repository, acting as the user. */
   createRepoFromTemplate(
     userToken: string,
@@ -51,6 +57,12 @@ export interface CodeHostGateway {
 
 /** GitHub's collaborator permission levels ('maintain' reads as write, 'triage' as read). */
 export type RepositoryPermission = 'admin' | 'write' | 'read' | 'none';
+
+export interface CodeHostUserSummary {
+  id: number;
+  login: string;
+  avatarUrl: string | null;
+}
 
 /** The code host refused to create a repository; `status` is its HTTP status. */
 export class CodeHostRequestError extends Error {

@@ -120,6 +120,19 @@ export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGa
 
     verifyWebhook: (rawBody, signature) => verifyWebhookSignature(options.webhookSecret, rawBody, signature),
 
+    async findUser(installationId, login) {
+      try {
+        const { data } = await this.installationClient(installationId).rest.users.getByUsername({
+          username: login,
+        });
+        if (data.type !== 'User') return null;
+        return { id: data.id, login: data.login, avatarUrl: data.avatar_url || null };
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return null;
+        throw error;
+      }
+    },
+
     async createRepoFromTemplate(token, request) {
       const client = createGitHubClient({
         baseUrl: options.apiUrl,

@@ -1,6 +1,14 @@
 import { grantFreeCredits } from '@tandem/agent';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { installations, memberships, repositories, userSettings, users, type Db } from '@tandem/db';
+import {
+  installations,
+  membershipOverrides,
+  memberships,
+  repositories,
+  userSettings,
+  users,
+  type Db,
+} from '@tandem/db';
 
 export interface CodeHostAccount {
   id: number;
@@ -36,7 +44,8 @@ export interface CodeHostUserSnapshot {
 /**
  * Mirrors what the code host says about a user at sign-in: the user row, the installations they
  * can reach with their role, and the repositories they see there. Memberships the code host no
- * longer reports are removed, so access follows the code host.
+ * longer reports are removed, so access follows the code host, except where an installation admin
+ * decided otherwise in Tandem's users table (membership_overrides: added, re-roled or removed).
  */
 export async function syncUserFromCodeHost(db: Db, snapshot: CodeHostUserSnapshot): Promise<string> {
   return db.transaction(async (tx) => {
@@ -74,7 +83,25 @@ export async function syncUserFromCodeHost(db: Db, snapshot: CodeHostUserSnapsho
         .onConflictDoUpdate({ target: [memberships.userId, memberships.installationId], set: { role } });
       await upsertRepositories(tx as unknown as Db, installation.id, repos);
     }
-    const reachable = snapshot.installations.map((i) => i.installation.id);
+    // Installation admins' decisions in Tandem's users table win over the code host's view.
+    const overrides = await tx
+      .select({ installationId: membershipOverrides.installationId, role: membershipOverrides.role })
+      .from(membershipOverrides)
+      .where(eq(membershipOverrides.userId, userId));
+    for (const override of overrides) {
+      if (override.role === null) continue;
+      await tx
+        .insert(memberships)
+        .values({ userId, installationId: override.installationId, role: override.role })
+        .onConflictDoUpdate({
+          target: [memberships.userId, memberships.installationId],
+          set: { role: override.role },
+        });
+    }
+    const reachable = [
+      ...snapshot.installations.map((i) => i.installation.id),
+      ...overrides.flatMap((o) => (o.role === null ? [] : [o.installationId])),
+    ].filter((id) => !overrides.some((o) => o.role === null && o.installationId === id));
     await tx
       .delete(memberships)
       .where(

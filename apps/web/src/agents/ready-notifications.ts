@@ -19,16 +19,18 @@ export const readyMessage = (agent: RunningAgent) =>
 
 /**
  * A browser notification when a running agent stops and waits for the user (workspace §2), only
- * where the user has allowed notifications; clicking it opens the agent.
+ * when the user turned on Enable Notifications in Settings and the browser allows them (platform
+ * §4); clicking it opens the agent.
  */
-export function useReadyNotifications(running: RunningAgent[] | undefined): void {
+export function useReadyNotifications(running: RunningAgent[] | undefined, enabled: boolean): void {
   const navigate = useNavigate();
   const previous = useRef<RunningAgent[] | undefined>(undefined);
   useEffect(() => {
     if (!running) return;
     const before = previous.current;
     previous.current = running;
-    if (!before || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+    if (!enabled || !before || typeof Notification === 'undefined' || Notification.permission !== 'granted')
+      return;
     for (const agent of agentsThatStopped(before, running)) {
       const notification = new Notification(readyMessage(agent), { body: agent.title, tag: agent.id });
       notification.onclick = () => {
@@ -36,5 +38,5 @@ export function useReadyNotifications(running: RunningAgent[] | undefined): void
         navigate(agentPath(agent));
       };
     }
-  }, [running, navigate]);
+  }, [running, enabled, navigate]);
 }

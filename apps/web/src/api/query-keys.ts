@@ -39,4 +39,13 @@ export const queryKeys = {
   repositoryLogs: (fullName: string, page: number) =>
     ['repository', fullName.toLowerCase(), 'logs', page] as const,
   scriptLog: (logId: string) => ['script-log', logId] as const,
+
+  repositoryScripts: (fullName: string) => ['repository', fullName.toLowerCase(), 'scripts'] as const,
+
+  // Settings and billing.
+  userSettings: ['settings', 'user'] as const,
+  usersTable: (installationId: number | null) => ['settings', 'users-table', installationId] as const,
+  credits: (installationId: number | null) => ['billing', 'credits', installationId] as const,
+  transactionsAll: ['billing', 'transactions'] as const,
+  transactions: (request: object) => ['billing', 'transactions', request] as const,
 };

@@ -14,6 +14,7 @@ import { badgeLabel, useMarkAllRead, useStatusCounts } from '../agents/status-co
 import { useTitleCount } from '../lib/page-title';
 import { agentPath } from '../agents/agent-display';
 import { useReadyNotifications } from '../agents/ready-notifications';
+import { useUserSettings } from '../settings/use-user-settings';
 
 interface AgentRef {
   id: string;
@@ -64,7 +65,8 @@ export function AgentStatusMenus() {
   const unread = counts.data?.unread_agents ?? [];
   const running = counts.data?.running_agents ?? [];
   useTitleCount(unread.length ? `(${badgeLabel(unread.length)})` : undefined);
-  useReadyNotifications(counts.data?.running_agents);
+  const settings = useUserSettings();
+  useReadyNotifications(counts.data?.running_agents, settings.data?.notifications_enabled === true);
 
   return (
     <>

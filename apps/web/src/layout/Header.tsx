@@ -14,6 +14,7 @@ import { useClientConfig } from '../api/config';
 import { useCurrentUser } from '../auth/current-user';
 import { LoginButton } from '../auth/LoginButton';
 import { useThemeMode } from '../theme/ThemeModeProvider';
+import { CreditsBalance } from '../billing/CreditsBalance';
 import { AgentStatusMenus } from './AgentStatusMenus';
 import { HeaderBreadcrumbs } from './breadcrumbs';
 import { isWorkspacePath } from './site-sections';
@@ -62,6 +63,7 @@ export function Header() {
         {loading ? null : user ? (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
             <AgentStatusMenus />
+            <CreditsBalance />
             <Typography variant="body2" sx={{ display: { xs: 'none', sm: 'block' } }}>
               {user.username}
             </Typography>

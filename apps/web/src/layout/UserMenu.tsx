@@ -92,6 +92,7 @@ export function UserMenu({ user }: { user: User }) {
         {link('/gh', 'Repositories')}
         {link('/docs', 'Documentation')}
         {link('/settings', 'Settings')}
+        {link('/transactions', 'Transactions')}
         {user.admin && [
           <Divider key="admin-divider" />,
           <ListSubheader key="admin-header">Admin</ListSubheader>,

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agents, agentSideEffects, conversationItems, repositories, users, type Db } from '@tandem/db';
+import {
+  agents,
+  agentSideEffects,
+  conversationItems,
+  repositories,
+  users,
+  userSettings,
+  type Db,
+} from '@tandem/db';
 import type { GitHubClient } from '@tandem/github';
 import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
 import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { chargeAgentCall, installationBalance } from '../credits/ledger.js';
 import {
   priceFor,
@@ -111,20 +119,36 @@ async function loadRepo(db: Db, agent: AgentRow): Promise<(RepoInfo & { creditLi
   };
 }
 
-async function requesterOf(db: Db, agent: AgentRow) {
+export interface Requester {
+  username: string;
+  email: string | null;
+  /** The user's Automatic PR Creation setting: may the agent open a pull request by itself? */
+  autoCreatePr: boolean;
+}
+
+/** The person the agent works for now: who wrote the last message, else its creator. */
+export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id' | 'creatorId'>): Promise<Requester> {
+  const columns = {
+    username: users.username,
+    email: users.email,
+    // No settings row: the column's default (on).
+    autoCreatePr: sql<boolean>`coalesce(${userSettings.autoCreatePr}, true)`,
+  };
   const [last] = await db
-    .select({ username: users.username, email: users.email })
+    .select(columns)
     .from(conversationItems)
     .innerJoin(users, eq(users.id, conversationItems.userId))
+    .leftJoin(userSettings, eq(userSettings.userId, users.id))
     .where(and(eq(conversationItems.agentId, agent.id), isNotNull(conversationItems.userId)))
     .orderBy(desc(conversationItems.timestamp))
     .limit(1);
   if (last) return last;
   const [creator] = await db
-    .select({ username: users.username, email: users.email })
+    .select(columns)
     .from(users)
+    .leftJoin(userSettings, eq(userSettings.userId, users.id))
     .where(eq(users.id, agent.creatorId));
-  return creator ?? { username: 'unknown', email: null };
+  return creator ?? { username: 'unknown', email: null, autoCreatePr: true };
 }
 
 export class AgentRun {
@@ -257,6 +281,8 @@ export class AgentRun {
     history: ModelMessage[],
     sandbox: WarmSandbox,
   ): Promise<'ok' | 'interrupted'> {
+    // Read per call: the user may switch Automatic PR Creation while the agent works.
+    const requester = await requesterOf(this.deps.db, this.agent);
     const started = performance.now();
     let result;
     try {
@@ -266,6 +292,7 @@ export class AgentRun {
           repo: this.repo,
           branch: sandbox.workspace.branch,
           baseBranch: sandbox.workspace.baseBranch,
+          autoCreatePr: requester.autoCreatePr,
         }),
         messages: history,
         tools: toolSet(),
@@ -397,11 +424,7 @@ export class AgentRun {
     return !aborted;
   }
 
-  private async executeTool(
-    call: ToolCallPart,
-    sandbox: WarmSandbox,
-    requester: { username: string; email: string | null },
-  ) {
+  private async executeTool(call: ToolCallPart, sandbox: WarmSandbox, requester: Requester) {
     const definition = findTool(call.toolName);
     if (!definition) return { text: `Unknown tool ${call.toolName}` };
     const parsed = definition.input.safeParse(call.input);
@@ -455,7 +478,7 @@ export class AgentRun {
   private async toolContext(
     toolCallId: string,
     sandbox: WarmSandbox,
-    requester: { username: string; email: string | null },
+    requester: Requester,
   ): Promise<ToolContext> {
     const { db } = this.deps;
     return {

@@ -94,6 +94,13 @@ export function installRoutes(app: FastifyInstance, ctx: Context): void {
     },
   );
 
+  // GitHub's address for an organisation's installation; the same page here.
+  app.get<{ Params: { org: string; id: string } }>(
+    '/organizations/:org/settings/installations/:id',
+    async (request, reply) =>
+      reply.redirect(`/settings/installations/${encodeURIComponent(request.params.id)}`),
+  );
+
   app.get<{ Params: { id: string } }>('/settings/installations/:id', async (request, reply) => {
     const installation = host.installation(Number(request.params.id));
     if (!installation) return sendPage(request, reply, ctx, 'Not found', '', 404);

@@ -54,6 +54,31 @@ export const memberships = pgTable(
   ],
 );
 
+/**
+ * What an installation admin decided in Tandem's users table (platform §3: add user, change role,
+ * remove). Sign-in mirrors memberships from the code host; these decisions are applied on top, so
+ * an added user keeps access and a removed one stays removed after their next sign-in. `role` null
+ * means removed.
+ */
+export const membershipOverrides = pgTable(
+  'membership_overrides',
+  {
+    installationId: bigint('installation_id', { mode: 'number' })
+      .notNull()
+      .references(() => installations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: membershipRole('role'),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.installationId, t.userId] }),
+    index('membership_overrides_user_idx').on(t.userId),
+  ],
+);
+
 /** A repository the app can reach through an installation, with its Tandem settings (platform §3). */
 export const repositories = pgTable(
   'repositories',

@@ -59,6 +59,8 @@ export const creditTransactions = pgTable(
   },
   (t) => [
     index('credit_transactions_installation_idx').on(t.installationId, t.createdAt),
+    // The transactions page filters by kind (Agents, Invoices, Other) and pages by date.
+    index('credit_transactions_installation_kind_idx').on(t.installationId, t.kind, t.createdAt),
     index('credit_transactions_agent_idx').on(t.agentId),
   ],
 );

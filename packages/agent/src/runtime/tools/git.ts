@@ -86,6 +86,13 @@ export const commitAndPush = defineTool({
       prDraftBaseBranch: ctx.workspace.baseBranch,
     });
     const formatNote = done.script_status ? ` (format script: ${done.script_status})` : '';
-    return { output: `Committed ${String(done.commit_sha).slice(0, 7)} and pushed ${branch}${formatNote}` };
+    // Automatic PR Creation off: remind the model at the moment it would open one by itself.
+    const prNote =
+      ctx.requester.autoCreatePr === false
+        ? '. Automatic pull request creation is off: do not open a pull request unless the user asked for one'
+        : '';
+    return {
+      output: `Committed ${String(done.commit_sha).slice(0, 7)} and pushed ${branch}${formatNote}${prNote}`,
+    };
   },
 });

@@ -46,7 +46,7 @@ export interface ToolContext {
   agentNetwork?: AgentNetwork | null;
   toolCallId: string;
   /** The person whose message the agent is working on: co-author of its commits. */
-  requester: { username: string; email: string | null };
+  requester: { username: string; email: string | null; autoCreatePr?: boolean };
   emit(item: NewItem): Promise<{ actionUuid: string }>;
   /** A shell's listening ports changed (none once it exits): the shell item and the ports menu follow. */
   trackPorts(shell: PortShell, ports: number[]): Promise<void>;
