@@ -30,6 +30,7 @@ import { blogRoutes } from './routes/blog.js';
 import { agentRoutes } from './routes/agents.js';
 import { agentCodeRoutes } from './routes/agent-code.js';
 import { branchRoutes } from './routes/branches.js';
+import { scriptRoutes } from './routes/scripts.js';
 import { userAssetRoutes } from './routes/user-assets.js';
 import { modelRoutes } from './routes/models.js';
 import { secretRoutes } from './routes/secrets.js';
@@ -225,6 +226,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   previewRoutes(server, { db: database.db, settings: previewSettings, tokens: previewTokens });
   secretRoutes(server, { db: database.db, secretBox, access });
   repositoryRoutes(server, { db: database.db, access, models: config.models });
+  scriptRoutes(server, {
+    db: database.db,
+    access,
+    models: config.models,
+    runner: options.runner,
+    reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
+  });
   branchRoutes(server, {
     db: database.db,
     access,

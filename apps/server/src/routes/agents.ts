@@ -47,7 +47,7 @@ import { latestTimestamp } from '../services/latest-timestamp.js';
 import { statusCounts } from '../services/status-counts.js';
 import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
-import { modelList } from './models.js';
+import { modelChoices, modelList } from './models.js';
 
 const repoParams = z.object({
   repo_owner: z.string().min(1).max(100),
@@ -76,14 +76,7 @@ export function agentRoutes(
   },
 ): void {
   const { db, access } = deps;
-  const resolveModel = (key: string | null | undefined, admin: boolean) => {
-    const chosen = key ?? deps.models.defaultModel;
-    const option = modelList(deps.models, admin).models.find((m) => m.key === chosen);
-    if (!option) throw new AppError('validation', `Unknown model "${chosen}"`);
-    return { key: option.key, defaultLimit: option.default_summarization_limit };
-  };
-  const selectableModel = (key: string, admin: boolean) =>
-    modelList(deps.models, admin).models.some((m) => m.key === key && m.available);
+  const choices = modelChoices(deps.models);
 
   // The two bodies that carry images: large, but only a few values (see limitJsonValues).
   app.register(async (scope) => {
@@ -96,10 +89,7 @@ export function agentRoutes(
       const fullName = `${params.repo_owner}/${params.repo_name}`;
       // Agents push to the repository, so creating one takes write access there.
       await access.require(viewer, fullName, 'write', CREATE_AGENT_WRITE_NEEDED);
-      const created = await createAgent(db, viewer, fullName, body, {
-        resolve: resolveModel,
-        selectable: selectableModel,
-      });
+      const created = await createAgent(db, viewer, fullName, body, choices);
       deps.runner.enqueue(created.agent_id);
       return created;
     });
@@ -263,7 +253,7 @@ export function agentRoutes(
     const viewer = requireUser(request);
     const body = parseRequest(updateModelSchema, request.body, 'body');
     if (!body.model) throw new AppError('validation', 'Choose a model');
-    const model = resolveModel(body.model, viewer.admin);
+    const model = choices.resolve(body.model, viewer.admin);
     await updateAgent(db, viewer, body.trajectory_id, { model: model.key });
     return agentMetadata(db, viewer, body.trajectory_id);
   });
@@ -272,7 +262,7 @@ export function agentRoutes(
     const viewer = requireUser(request);
     const body = parseRequest(updateModelSchema, request.body, 'body');
     // null or '' turns the reviewer off (workspace §5: an empty stored review model means none).
-    const reviewModel = body.model ? resolveModel(body.model, viewer.admin).key : null;
+    const reviewModel = body.model ? choices.resolve(body.model, viewer.admin).key : null;
     await updateAgent(db, viewer, body.trajectory_id, { reviewModel });
     return agentMetadata(db, viewer, body.trajectory_id);
   });

@@ -15,6 +15,7 @@ import {
   type ModelEnv,
 } from '@tandem/agent';
 import type { ModelsConfig } from '../config/schema.js';
+import { AppError } from '../errors/app-error.js';
 
 /** The runtime's view of the model configuration. */
 export function modelEnv(config: ModelsConfig): ModelEnv {
@@ -74,6 +75,21 @@ export function modelList(config: ModelsConfig, admin: boolean): ModelList {
       }),
     default_model: config.defaultModel,
     default_review_model: DEFAULT_REVIEW_MODEL_KEY,
+  };
+}
+
+/** Model keys → what agent creation needs: the chosen (or default) model, and who may pick what. */
+export function modelChoices(config: ModelsConfig) {
+  return {
+    resolve(key: string | null | undefined, admin: boolean) {
+      const chosen = key ?? config.defaultModel;
+      const option = modelList(config, admin).models.find((m) => m.key === chosen);
+      if (!option) throw new AppError('validation', `Unknown model "${chosen}"`);
+      return { key: option.key, defaultLimit: option.default_summarization_limit };
+    },
+    selectable(key: string, admin: boolean) {
+      return modelList(config, admin).models.some((m) => m.key === key && m.available);
+    },
   };
 }
 

@@ -289,6 +289,8 @@ export async function createAgent(
     resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number };
     selectable(key: string, admin: boolean): boolean;
   },
+  /** Set by the server itself, never by a request: e.g. 'generate-scripts'. */
+  purpose: string | null = null,
 ) {
   const [repo] = await db
     .select({
@@ -346,6 +348,7 @@ export async function createAgent(
         agentType: input.is_supervisor ? 'supervisor' : 'editor',
         supervisorId: input.supervisor_id ?? null,
         baseBranch: input.base_branch ?? null,
+        purpose,
         latestTimestamp: now,
         lastActive: now,
       })

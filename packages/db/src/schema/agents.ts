@@ -46,6 +46,8 @@ export const agents = pgTable(
     agentType: text('agent_type').notNull().default('editor'),
     supervisorId: uuid('supervisor_id'),
     baseBranch: text('base_branch'),
+    /** Why the agent exists beyond its messages: 'generate-scripts' for the repository's script writer. */
+    purpose: text('purpose'),
     /**
      * The agent's own branch, chosen when its workspace is first prepared: tandem-{number}, or the
      * next free name when the code host already has that branch (someone else's work).

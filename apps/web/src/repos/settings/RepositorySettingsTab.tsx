@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useModelList } from '../../agents/manager/agents-api';
 import { NoticeSnackbar, type Notice } from '../../agents/manager/Notice';
+import { useCurrentUser } from '../../auth/current-user';
 import { PageSpinner } from '../../layout/PageSpinner';
 import { usePageTitle } from '../../lib/page-title';
 import { useRepositoryContext } from '../repository-context';
@@ -12,15 +13,17 @@ import { useRepositorySettings } from '../use-repository-settings';
 import { useUpdateRepositorySettings } from '../use-update-repository-settings';
 import { AutomationsSection } from './AutomationsSection';
 import { BotBehaviorSection } from './BotBehaviorSection';
+import { ScriptsSection } from './ScriptsSection';
 import { SecretsSection } from './SecretsSection';
 
 const FETCH_FAILED = 'There was an error fetching the repository settings. Please reload or try again later.';
 
-/** `/gh/{owner}/{repo}/settings` (platform §2, §4, §5): Bot Behavior, Automations, Secrets. */
+/** `/gh/{owner}/{repo}/settings` (platform §2, §4, §5): Bot Behavior, Automations, Secrets, and Scripts for product admins. */
 export function RepositorySettingsTab() {
   const { fullName } = useRepositoryContext();
   usePageTitle(`${fullName} · Settings ·`);
   const settings = useRepositorySettings(fullName);
+  const { user } = useCurrentUser();
   const models = useModelList();
   const update = useUpdateRepositorySettings(fullName);
   const [notice, setNotice] = useState<(Notice & { key: number }) | null>(null);
@@ -44,6 +47,7 @@ export function RepositorySettingsTab() {
       <BotBehaviorSection settings={settings.data} models={models.data.models} onChange={change} />
       <AutomationsSection settings={settings.data} onChange={change} />
       <SecretsSection fullName={fullName} onError={showError} />
+      {user?.admin ? <ScriptsSection fullName={fullName} /> : null}
       <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
     </Stack>
   );
