@@ -6,6 +6,7 @@ import {
   listUserInstallationRepositories,
   listUserInstallations,
   OAuthCodeError,
+  permissionLevel,
   oauthAuthorizeUrl,
   verifyWebhookSignature,
   type AppAuthProvider,
@@ -16,7 +17,6 @@ import {
   CodeHostRequestError,
   type CodeHostGateway,
   type CodeHostUserView,
-  type RepositoryPermission,
 } from './gateway.js';
 
 export interface OctokitGatewayOptions {
@@ -110,7 +110,8 @@ export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGa
           repo: repository.name,
           username,
         });
-        return toRepositoryPermission(data.permission);
+        // GitHub's legacy names and newer roles ('maintain', 'triage') folded into four levels.
+        return permissionLevel(data.permission);
       } catch (error) {
         // 404: the user or repository is unknown to the code host (or hidden from the App).
         if ((error as { status?: number }).status === 404) return 'none';
@@ -163,19 +164,4 @@ export function createOctokitGateway(options: OctokitGatewayOptions): CodeHostGa
       }
     },
   };
-}
-
-function toRepositoryPermission(permission: string): RepositoryPermission {
-  switch (permission) {
-    case 'admin':
-      return 'admin';
-    case 'maintain':
-    case 'write':
-      return 'write';
-    case 'triage':
-    case 'read':
-      return 'read';
-    default:
-      return 'none';
-  }
 }

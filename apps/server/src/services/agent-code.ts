@@ -19,6 +19,7 @@ import {
   type DiffFile,
   type FileContent,
 } from '@tandem/shared';
+import { scriptLogBody } from './repositories/get-script-log.js';
 import type { AuthenticatedUser } from './sessions.js';
 import { AppError, notFound } from '../errors/app-error.js';
 import { loadAgent } from './agents.js';
@@ -231,19 +232,7 @@ export async function agentLog(
     .where(and(eq(scriptLogs.id, query.log_id), eq(scriptLogs.agentId, agent.id)))
     .limit(1);
   if (!row) throw notFound('Failed to fetch log');
-  const { log } = row;
-  return {
-    id: log.id,
-    path: log.path,
-    status_code: log.statusCode,
-    started_at: log.startedAt.toISOString(),
-    duration: log.durationMs === null ? null : log.durationMs / 1000,
-    trajectory_id: log.agentId,
-    repo_name: row.repoName,
-    commit_sha: log.commitSha,
-    script_contents: log.scriptContents,
-    output: log.output,
-  };
+  return scriptLogBody(row.log, row.repoName);
 }
 
 /**

@@ -18,6 +18,11 @@ export async function getScriptLog(
   const [log] = await db.select().from(scriptLogs).where(eq(scriptLogs.id, logId)).limit(1);
   if (!log?.repositoryId) throw notFound(LOG_MESSAGES.fetchFailed);
   const repository = await access.requireById(viewer, log.repositoryId, 'read', LOG_MESSAGES.fetchFailed);
+  return scriptLogBody(log, repository.fullName);
+}
+
+/** A stored script log as the API returns it (duration in seconds). */
+export function scriptLogBody(log: typeof scriptLogs.$inferSelect, repoName: string | null): ScriptLog {
   return {
     id: log.id,
     path: log.path,
@@ -25,7 +30,7 @@ export async function getScriptLog(
     started_at: log.startedAt.toISOString(),
     duration: log.durationMs === null ? null : log.durationMs / 1000,
     trajectory_id: log.agentId,
-    repo_name: repository.fullName,
+    repo_name: repoName,
     commit_sha: log.commitSha,
     script_contents: log.scriptContents,
     output: log.output,
