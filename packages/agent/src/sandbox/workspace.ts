@@ -201,7 +201,8 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
   const ws: GitWorkspace = { dir, kind };
   await syncMirror(mirror, cloneUrl, auth);
   const branch = typeof options.branch === 'string' ? wanted : await freeBranch(mirror, wanted);
-  if (options.baseBranch !== null && options.createBase) await createMissingBase(mirror, cloneUrl, auth, options.baseBranch);
+  if (options.baseBranch !== null && options.createBase)
+    await createMissingBase(mirror, cloneUrl, auth, options.baseBranch);
 
   const cloned = !existsSync(join(dir, '.git'));
   if (cloned) {
