@@ -1,0 +1,67 @@
+import { and, eq } from 'drizzle-orm';
+import { agents, memberships, repositories, type Db } from '@tandem/db';
+import { installationBalance, OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
+import { AppError, notFound } from '../../errors/app-error.js';
+import type { AuthenticatedUser } from '../sessions.js';
+
+export type AgentRow = typeof agents.$inferSelect;
+
+/** HTTP 402 when the installation has no credits left (platform §8: the credits notice). */
+export async function requireCredits(db: Db, installationId: number): Promise<void> {
+  if ((await installationBalance(db, installationId)) <= 0)
+    throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
+}
+
+/** Who may see an agent: admins, its creator, and installation members when the repository shares agents. */
+export function mayView(
+  viewer: AuthenticatedUser,
+  agent: { creatorId: string; member: string | null; agentsPublic: boolean | null },
+): boolean {
+  return (
+    viewer.admin || agent.creatorId === viewer.id || (agent.member !== null && agent.agentsPublic === true)
+  );
+}
+
+/**
+ * Loads an agent the viewer may see (mayView), else 404. Also says whether the viewer is a member
+ * of the agent's installation (previews need it).
+ */
+export async function loadAgentAccess(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+): Promise<{ agent: AgentRow; member: boolean }> {
+  const [row] = await db
+    .select({ agent: agents, agentsPublic: repositories.agentsPublic, member: memberships.userId })
+    .from(agents)
+    .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.installationId, agents.installationId), eq(memberships.userId, viewer.id)),
+    )
+    .where(eq(agents.id, agentId))
+    .limit(1);
+  // Someone else's agent is indistinguishable from a missing one.
+  if (!row || !mayView(viewer, { ...row, creatorId: row.agent.creatorId })) throw notFound('Agent not found');
+  return { agent: row.agent, member: row.member !== null };
+}
+
+export async function visibleAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {
+  return (await loadAgentAccess(db, viewer, agentId)).agent;
+}
+
+export async function loadAgent(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<AgentRow> {
+  return visibleAgent(db, viewer, agentId);
+}
+
+/** An agent the viewer may steer (message, rename, pause…): its owner, or an admin; else 403 `refusal`. */
+export async function loadSteerableAgent(
+  db: Db,
+  viewer: AuthenticatedUser,
+  agentId: string,
+  refusal: string,
+): Promise<AgentRow> {
+  const agent = await visibleAgent(db, viewer, agentId);
+  if (agent.creatorId !== viewer.id && !viewer.admin) throw new AppError('forbidden', refusal);
+  return agent;
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  agentReads,
+  agents,
+  conversationItems,
+  eventImages,
+  memberships,
+  repositories,
+  type Db,
+} from '@tandem/db';
+import { DEFAULT_AGENT_TITLE, type createAgentSchema } from '@tandem/shared';
+import type { z } from 'zod';
+import { AppError, notFound } from '../../errors/app-error.js';
+import { decodeImages, imageRows } from '../images.js';
+import { resolveAgentModels } from '../repositories/resolve-agent-models.js';
+import type { AuthenticatedUser } from '../sessions.js';
+
+import { requireCredits } from './agent-access.js';
+
+/** A short title from the first message, until the agent names itself. */
+export function tempTitle(body: string): string {
+  const line = body.trim().split('\n')[0]?.trim() ?? '';
+  if (line.length < 2) return DEFAULT_AGENT_TITLE;
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}
+
+export const SUPERVISOR_MESSAGES = {
+  adminOnly: 'Only admins can assign an agent to a supervisor',
+  notFound: 'Supervisor not found: choose one of your supervisor agents in this repository',
+  nested: 'A supervisor agent cannot report to another supervisor',
+} as const;
+
+/**
+ * An agent may report to a supervisor only when an admin asks (workspace §6), and only to one of
+ * that admin's own supervisor agents in the same repository: otherwise anyone could attach work to
+ * (and read it through) someone else's supervisor.
+ */
+async function checkSupervisor(
+  db: Db,
+  viewer: AuthenticatedUser,
+  repositoryId: string,
+  input: Pick<z.infer<typeof createAgentSchema>, 'supervisor_id' | 'is_supervisor'>,
+): Promise<void> {
+  if (!viewer.admin) throw new AppError('forbidden', SUPERVISOR_MESSAGES.adminOnly);
+  if (input.is_supervisor) throw new AppError('validation', SUPERVISOR_MESSAGES.nested);
+  const [supervisor] = await db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(
+      and(
+        eq(agents.id, input.supervisor_id!),
+        eq(agents.agentType, 'supervisor'),
+        eq(agents.creatorId, viewer.id),
+        eq(agents.repositoryId, repositoryId),
+      ),
+    )
+    .limit(1);
+  if (!supervisor) throw new AppError('validation', SUPERVISOR_MESSAGES.notFound);
+}
+
+/**
+ * Creates an agent and stores its first message before answering, so nothing the user wrote is
+ * lost. The run is picked up by the agent runtime.
+ */
+export async function createAgent(
+  db: Db,
+  viewer: AuthenticatedUser,
+  repoFullName: string,
+  input: z.infer<typeof createAgentSchema>,
+  models: {
+    resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number };
+    selectable(key: string, admin: boolean): boolean;
+  },
+  /** Set by the server itself, never by a request: e.g. 'generate-scripts'. */
+  purpose: string | null = null,
+) {
+  const [repo] = await db
+    .select({
+      id: repositories.id,
+      installationId: repositories.installationId,
+      defaultModel: repositories.defaultModel,
+      defaultReviewModel: repositories.defaultReviewModel,
+    })
+    .from(repositories)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.installationId, repositories.installationId), eq(memberships.userId, viewer.id)),
+    )
+    .where(
+      sql`lower(${repositories.fullName}) = ${repoFullName.toLowerCase()} and ${repositories.removedAt} is null`,
+    )
+    .limit(1);
+  if (!repo) throw notFound('Repository not found');
+  await requireCredits(db, repo.installationId);
+  if (input.is_supervisor && !viewer.admin)
+    throw new AppError('forbidden', 'Supervisor agents are for admins only');
+  if (input.supervisor_id) await checkSupervisor(db, viewer, repo.id, input);
+  if (!input.body.trim() && input.images.length === 0)
+    throw new AppError('validation', 'Write a message or attach an image');
+  const images = decodeImages(input.images);
+  const chosen = resolveAgentModels(input, repo, (key) => models.selectable(key, viewer.admin));
+  const model = models.resolve(chosen.model, viewer.admin);
+  const { reviewModel } = chosen;
+  const eventUuid = randomUUID();
+
+  const agentId = await db.transaction(async (tx) => {
+    // Numbers are per repository (branch tandem-{n}): lock the repository row so two agents created
+    // at once cannot both take the same number.
+    await tx
+      .select({ id: repositories.id })
+      .from(repositories)
+      .where(eq(repositories.id, repo.id))
+      .for('update');
+    const [next] = await tx
+      .select({ n: sql<number>`coalesce(max(${agents.number}), 0) + 1` })
+      .from(agents)
+      .where(eq(agents.repositoryId, repo.id));
+    const now = new Date();
+    const [agent] = await tx
+      .insert(agents)
+      .values({
+        number: Number(next?.n ?? 1),
+        status: 'pending',
+        repositoryId: repo.id,
+        installationId: repo.installationId,
+        creatorId: viewer.id,
+        model: model.key,
+        reviewModel,
+        summarizationLimit: model.defaultLimit,
+        agentType: input.is_supervisor ? 'supervisor' : 'editor',
+        supervisorId: input.supervisor_id ?? null,
+        baseBranch: input.base_branch ?? null,
+        purpose,
+        latestTimestamp: now,
+        lastActive: now,
+      })
+      .returning({ id: agents.id });
+    await tx.insert(conversationItems).values({
+      agentId: agent!.id,
+      timestamp: now.toISOString(),
+      itemType: 'message',
+      actionUuid: eventUuid,
+      actionType: 'website_request',
+      userId: viewer.id,
+      data: { message: input.body, username: viewer.username, image_count: images.length },
+    });
+    if (images.length) await tx.insert(eventImages).values(imageRows(agent!.id, eventUuid, images));
+    await tx.insert(agentReads).values({ agentId: agent!.id, userId: viewer.id, readAt: now });
+    return agent!.id;
+  });
+  return { event_uuid: eventUuid, temp_title: tempTitle(input.body), agent_id: agentId };
+}
