@@ -63,6 +63,26 @@ export default tseslint.config(
     },
   },
   {
+    // Components reach the API only through hooks (use-<noun> / use-<verb>-<noun>), whose query
+    // keys live in src/api/query-keys.ts.
+    files: ['apps/web/src/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)api/client$',
+              importNames: ['apiFetch'],
+              message: 'Call the API from a use-… hook, not from a component.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
