@@ -27,15 +27,20 @@ describe('paging a long conversation', () => {
       .toBe('paused');
 
     const olderPages: { status: number; url: string }[] = [];
+    let newestPageReads = 0;
     page.on('response', (res) => {
-      if (res.url().includes('/api/agent/conversation') && res.url().includes('before='))
-        olderPages.push({ status: res.status(), url: res.url() });
+      if (!res.url().includes('/api/agent/conversation')) return;
+      if (res.url().includes('before=')) olderPages.push({ status: res.status(), url: res.url() });
+      else newestPageReads += 1;
     });
     await page.goto(`/gh/acme/webapp/agent/${agentId}`);
     const feed = page.getByRole('log', { name: 'Conversation' });
     await feed.getByText('Toured the README.').waitFor();
     const first = feed.getByText('Give me a long conversation, please');
     expect(await first.count()).toBe(0);
+    // The newest page is read once: the polls that follow (every 2.5 s) name nothing newer.
+    await page.waitForTimeout(3_000);
+    expect(newestPageReads).toBe(1);
 
     // Scroll to the top until the first message shows; each time at the top loads an older page.
     for (let attempt = 0; attempt < 40 && (await first.count()) === 0; attempt++) {

@@ -43,7 +43,7 @@ describe('the agent workspace', () => {
 
     // Review model off, and the summarization-limit editor shows the server's message.
     await page.getByRole('combobox', { name: 'Review model' }).click();
-    await page.getByRole('option', { name: 'Off' }).click();
+    await page.getByRole('option', { name: 'Off', exact: true }).click();
     await page.getByRole('combobox', { name: 'Review model' }).filter({ hasText: 'Off' }).waitFor();
     await page.getByRole('button', { name: /^Context .* tokens: change the summarization limit$/ }).click();
     const limit = page.getByRole('textbox', { name: 'Summarization limit' });

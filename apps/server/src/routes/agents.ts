@@ -147,8 +147,14 @@ export function agentRoutes(
   app.get('/api/agent/conversation', async (request) => {
     const viewer = requireUser(request);
     const query = parseRequest(conversationQuerySchema, request.query, 'query');
-    await loadAgent(db, viewer, query.trajectory_id);
-    const page = await conversationPage(db, query.trajectory_id, query.before);
+    // Read before the items: the page's latest_timestamp is then never newer than what it holds.
+    const agent = await loadAgent(db, viewer, query.trajectory_id);
+    const page = {
+      ...(await conversationPage(db, query.trajectory_id, query.before)),
+      // The newest page says which latest-timestamp it is current with, so a poll naming the same
+      // one does not make the workspace read it again.
+      ...(query.before ? {} : { latest_timestamp: agent.latestTimestamp?.toISOString() ?? null }),
+    };
     if (!viewer.admin) return page;
     // Admins also get the model's context for the same stretch of time (Spice Messages).
     const spice = await spiceWindow(db, query.trajectory_id, {

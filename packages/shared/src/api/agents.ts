@@ -239,6 +239,8 @@ export const conversationResponseSchema = z.object({
   spice: z.array(spiceItemSchema),
   has_more: z.boolean(),
   oldest_timestamp: apiTimestampSchema.nullable(),
+  /** Newest page only: the agent's latest_timestamp (as GET latest-timestamp gives it) at the read. */
+  latest_timestamp: apiTimestampSchema.nullable().optional(),
 });
 export type ConversationItem = z.infer<typeof conversationItemSchema>;
 export type ConversationResponse = z.infer<typeof conversationResponseSchema>;

@@ -63,13 +63,13 @@ export function useConversation(agentId: string) {
   });
   const latestTimestamp = latest.data?.latest_timestamp;
 
-  /** The newest item timestamp the last newest-page read brought (ISO, so it sorts as text). */
+  /** The agent's latest_timestamp as of the last newest-page read (ISO, so it sorts as text). */
   const newestRead = useRef<{ agentId: string; timestamp: string } | null>(null);
   const latestSeen = useRef<string | null | undefined>(undefined);
   const reading = useRef<{ agentId: string; again: boolean } | null>(null);
   const shownAgent = useRef(agentId);
 
-  /** Whether the newest page may hold items we have not read: the poll names a newer one. */
+  /** Whether the newest page may hold items we have not read: the poll names a later timestamp. */
   const stale = useCallback(() => {
     const read = newestRead.current;
     if (read?.agentId !== agentId) return true;
@@ -83,13 +83,8 @@ export function useConversation(agentId: string) {
     apiFetch(`/api/agent/conversation?${q(agentId)}`, { schema: conversationResponseSchema })
       .then((page) => {
         if (shownAgent.current !== agentId) return;
-        const newest = page.conversation.reduce<string | null>(
-          (max, item) => (max === null || item.timestamp > max ? item.timestamp : max),
-          null,
-        );
-        const read = newestRead.current;
-        if (newest && (read?.agentId !== agentId || newest > read.timestamp))
-          newestRead.current = { agentId, timestamp: newest };
+        // The latest-timestamp this page is current with (same source and format as the poll).
+        if (page.latest_timestamp) newestRead.current = { agentId, timestamp: page.latest_timestamp };
         setItems((current) => mergeItems(current, page.conversation));
         setSpice((current) => mergeSpice(current, page.spice));
         setLoaded(true);
