@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   index,
   integer,
   jsonb,
@@ -56,6 +57,11 @@ export const creditTransactions = pgTable(
     invoiceId: text('invoice_id'),
     description: text('description').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    /**
+     * Insertion order: PGlite's clock ticks in milliseconds, so rows written together share a
+     * created_at and the ledger breaks ties by this instead of by the random id.
+     */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
   (t) => [
     index('credit_transactions_installation_idx').on(t.installationId, t.createdAt),

@@ -43,7 +43,7 @@ export async function listTransactions(
       .leftJoin(agents, eq(agents.id, creditTransactions.agentId))
       .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
       .where(where)
-      .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
+      .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.seq))
       .limit(query.rowsPerPage)
       .offset((query.page - 1) * query.rowsPerPage),
     db
