@@ -18,6 +18,7 @@ import { appRoutes } from './rest/apps.js';
 import { HttpError, type Context } from './rest/context.js';
 import { issueRoutes } from './rest/issues.js';
 import { pullRoutes } from './rest/pulls.js';
+import { reactionRoutes } from './rest/reactions.js';
 import { repoRoutes } from './rest/repos.js';
 import { githubError } from './rest/shapes.js';
 import { userRoutes } from './rest/users.js';
@@ -73,6 +74,7 @@ export async function createCodeHostServer(ctx: Context, logger: Logger): Promis
       repoRoutes(api, ctx);
       issueRoutes(api, ctx);
       pullRoutes(api, ctx);
+      reactionRoutes(api, ctx);
     },
     { prefix: '/api/v3' },
   );

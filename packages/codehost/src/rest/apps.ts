@@ -73,4 +73,10 @@ export function appRoutes(app: FastifyInstance, ctx: Context): void {
       delivered_at: d.deliveredAt ?? d.createdAt,
     }));
   });
+
+  app.post<{ Params: { id: string } }>('/app/hook/deliveries/:id/attempts', async (request, reply) => {
+    await requireApp(request, ctx);
+    if (!ctx.webhooks.redeliver(request.params.id)) throw new HttpError(404, 'Not Found');
+    return reply.code(202).send({});
+  });
 }

@@ -80,7 +80,12 @@ export function issueRoutes(app: FastifyInstance, ctx: Context): void {
   app.post<{ Params: NumberParams; Body: { body?: unknown } }>(
     '/repos/:owner/:repo/issues/:number/comments',
     async (request, reply) => {
-      const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
+      // Like GitHub: anyone signed in who can read the repository may comment (a public
+      // repository's issues take comments from everyone); an App needs its installation there.
+      const { repo, actor } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+      if (actor.kind === 'anonymous') throw new HttpError(401, 'Requires authentication');
+      if (actor.kind === 'installation' && !ctx.host.canWrite(actor, repo))
+        throw new HttpError(403, 'Resource not accessible by integration');
       const issue = findIssue(ctx, repo, request.params.number);
       const comment = commentOnIssue(ctx, repo, issue, actor, request.body?.body);
       return reply.status(201).send(shapes.comment(repo, issue, comment));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { announceIssueChange } from '../actions/announce-issue-change.js';
 import { mergePull } from '../actions/merge-pull.js';
 import { commitsBetween, diffFiles, mergeBase, resolveRef } from '../git/repo-reads.js';
-import type { HostIssue, HostRepo, HostReview } from '../store/types.js';
+import type { HostIssue, HostRepo, HostReview, HostReviewComment } from '../store/types.js';
 import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
 import { fileJson } from './repos.js';
 import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issue-model.js';
@@ -103,7 +103,8 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
 
   app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/reviews', async (request) => {
     const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
-    return findPull(ctx, repo, request.params.number).pull!.reviews.map((r) => reviewJson(ctx, r));
+    const issue = findPull(ctx, repo, request.params.number);
+    return issue.pull!.reviews.map((r) => reviewJson(ctx, repo, issue, r));
   });
 
   app.post<{ Params: NumberParams; Body: Record<string, unknown> }>(
@@ -119,30 +120,79 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
             ? 'CHANGES_REQUESTED'
             : 'COMMENTED';
       const headSha = (await resolveRef(host.repoPath(repo), `refs/heads/${issue.pull!.head}`)) ?? '';
+      const commitId = typeof body.commit_id === 'string' ? body.commit_id : headSha;
+      const reviewId = host.store.nextId();
+      // Inline comments come with the review (GitHub's `comments[]`): each needs a path and a body.
+      const inline = Array.isArray(body.comments) ? (body.comments as Record<string, unknown>[]) : [];
+      if (inline.length > 100) throw new HttpError(422, 'Validation Failed: too many review comments');
+      const author = host.actorLogin(actor);
+      const submittedAt = new Date().toISOString();
+      const comments = inline.map((c) => {
+        if (typeof c?.body !== 'string' || typeof c.path !== 'string' || !c.path)
+          throw new HttpError(422, 'Validation Failed: each review comment needs a path and a body');
+        return {
+          id: host.store.nextId(),
+          author,
+          body: c.body,
+          path: c.path,
+          line: typeof c.line === 'number' ? c.line : null,
+          startLine: typeof c.start_line === 'number' ? c.start_line : null,
+          reviewId,
+          side: c.side === 'LEFT' ? ('LEFT' as const) : ('RIGHT' as const),
+          commitId,
+          createdAt: submittedAt,
+        };
+      });
       const review = {
-        id: host.store.nextId(),
-        author: host.actorLogin(actor),
+        id: reviewId,
+        author,
         body: typeof body.body === 'string' ? body.body : '',
         state: event,
-        commitId: typeof body.commit_id === 'string' ? body.commit_id : headSha,
-        submittedAt: new Date().toISOString(),
+        commitId,
+        submittedAt,
       } as const;
-      host.store.update(() => issue.pull!.reviews.push(review));
+      host.store.update(() => {
+        issue.pull!.reviews.push(review);
+        issue.pull!.reviewComments.push(...comments);
+      });
+      const pull = await pullJson(ctx, repo, issue);
+      // GitHub sends one event per inline comment, then the review's.
+      for (const comment of comments) {
+        ctx.webhooks.send('pull_request_review_comment', {
+          action: 'created',
+          comment: reviewCommentJson(ctx, repo, issue, comment),
+          pull_request: pull,
+          ...eventBase(ctx, repo, actor),
+        });
+      }
       ctx.webhooks.send('pull_request_review', {
         action: 'submitted',
-        review: reviewJson(ctx, review),
-        pull_request: await pullJson(ctx, repo, issue),
+        // Webhooks spell the state in lower case where REST answers upper case, like GitHub.
+        review: { ...reviewJson(ctx, repo, issue, review), state: review.state.toLowerCase() },
+        pull_request: pull,
         ...eventBase(ctx, repo, actor),
       });
-      return reply.status(200).send(reviewJson(ctx, review));
+      return reply.status(200).send(reviewJson(ctx, repo, issue, review));
+    },
+  );
+
+  app.get<{ Params: NumberParams & { review: string } }>(
+    '/repos/:owner/:repo/pulls/:number/reviews/:review/comments',
+    async (request) => {
+      const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
+      const issue = findPull(ctx, repo, request.params.number);
+      const id = Number(request.params.review);
+      if (!issue.pull!.reviews.some((r) => r.id === id)) throw new HttpError(404, 'Not Found');
+      return issue
+        .pull!.reviewComments.filter((c) => c.reviewId === id)
+        .map((c) => reviewCommentJson(ctx, repo, issue, c));
     },
   );
 
   app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/comments', async (request) => {
     const { repo } = readableRepo(request, ctx, request.params.owner, request.params.repo);
-    return findPull(ctx, repo, request.params.number).pull!.reviewComments.map((c) =>
-      reviewCommentJson(ctx, c),
-    );
+    const issue = findPull(ctx, repo, request.params.number);
+    return issue.pull!.reviewComments.map((c) => reviewCommentJson(ctx, repo, issue, c));
   });
 
   app.post<{ Params: NumberParams; Body: Record<string, unknown> }>(
@@ -167,11 +217,11 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
       host.store.update(() => issue.pull!.reviewComments.push(comment));
       ctx.webhooks.send('pull_request_review_comment', {
         action: 'created',
-        comment: reviewCommentJson(ctx, comment),
+        comment: reviewCommentJson(ctx, repo, issue, comment),
         pull_request: await pullJson(ctx, repo, issue),
         ...eventBase(ctx, repo, actor),
       });
-      return reply.status(201).send(reviewCommentJson(ctx, comment));
+      return reply.status(201).send(reviewCommentJson(ctx, repo, issue, comment));
     },
   );
 }
@@ -228,41 +278,39 @@ export async function openPull(
   return issue;
 }
 
-function reviewJson(ctx: Context, review: HostReview) {
+function reviewJson(ctx: Context, repo: HostRepo, issue: HostIssue, review: HostReview) {
   return {
     id: review.id,
+    node_id: `PRR_${review.id}`,
     user: ctx.shapes.account(review.author),
     body: review.body,
     state: review.state,
     commit_id: review.commitId,
     submitted_at: review.submittedAt,
+    html_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/pull/${issue.number}#pullrequestreview-${review.id}`,
+    author_association: 'COLLABORATOR',
   };
 }
 
-function reviewCommentJson(
-  ctx: Context,
-  c: {
-    id: number;
-    author: string;
-    body: string;
-    path: string;
-    line: number | null;
-    side: string;
-    commitId: string;
-    createdAt: string;
-  },
-) {
+function reviewCommentJson(ctx: Context, repo: HostRepo, issue: HostIssue, c: HostReviewComment) {
   return {
     id: c.id,
+    node_id: `PRRC_${c.id}`,
+    pull_request_review_id: c.reviewId ?? null,
     user: ctx.shapes.account(c.author),
     body: c.body,
     path: c.path,
     line: c.line,
     original_line: c.line,
+    start_line: c.startLine ?? null,
+    original_start_line: c.startLine ?? null,
     side: c.side,
+    start_side: c.startLine ? c.side : null,
     commit_id: c.commitId,
     original_commit_id: c.commitId,
     created_at: c.createdAt,
     updated_at: c.createdAt,
+    html_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/pull/${issue.number}#discussion_r${c.id}`,
+    author_association: 'COLLABORATOR',
   };
 }

@@ -2,6 +2,9 @@ import type { Host } from '../host.js';
 import type { HostComment, HostInstallation, HostIssue, HostRepo, HostUser } from '../store/types.js';
 import type { CommitInfo } from '../git/repo-reads.js';
 
+/** Offsets the bot's id from the App's id, so neither can be mistaken for a user's. */
+const BOT_ID_BASE = 41_000_000;
+
 /** JSON in GitHub's shapes. Only the fields clients read are filled; URLs point at this host. */
 export class Shapes {
   /** Known only once the server listens (port 0 picks one), so they are set after start-up. */
@@ -15,7 +18,27 @@ export class Shapes {
     this.apiUrl = apiUrl;
   }
 
+  /**
+   * The App's bot account, as GitHub shows it on everything the App does: login `{slug}[bot]`,
+   * type Bot, and an id of its own (GitHub's bot ids are not the App's id; any fixed non-zero works).
+   */
+  bot() {
+    const login = `${this.host.credentials.slug}[bot]`;
+    const id = BOT_ID_BASE + this.host.credentials.appId;
+    return {
+      login,
+      id,
+      node_id: `BOT_${id}`,
+      avatar_url: `${this.webUrl}/avatars/${encodeURIComponent(login)}.svg`,
+      html_url: `${this.webUrl}/apps/${this.host.credentials.slug}`,
+      url: `${this.apiUrl}/users/${encodeURIComponent(login)}`,
+      type: 'Bot',
+      site_admin: false,
+    };
+  }
+
   account(login: string) {
+    if (login === `${this.host.credentials.slug}[bot]`) return this.bot();
     const user = this.host.user(login);
     const org = user ? undefined : this.host.org(login);
     const id = user?.id ?? org?.id ?? 0;

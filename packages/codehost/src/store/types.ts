@@ -38,6 +38,16 @@ export interface HostComment {
   createdAt: string;
 }
 
+/** A reaction (👀, +1…) by one account on an issue, a comment or a review comment. */
+export interface HostReaction {
+  id: number;
+  /** `issue:{repo}#{number}`, `comment:{id}` or `review_comment:{id}`. */
+  subject: string;
+  content: string;
+  author: string;
+  createdAt: string;
+}
+
 export interface HostIssue {
   /** Issues and pull requests share one number sequence per repository, like GitHub. */
   number: number;
@@ -68,6 +78,10 @@ export interface HostReviewComment {
   body: string;
   path: string;
   line: number | null;
+  /** The first line of a multi-line comment. */
+  startLine?: number | null;
+  /** The review it was submitted with (GitHub gives every review comment one). */
+  reviewId?: number;
   side: 'LEFT' | 'RIGHT';
   commitId: string;
   createdAt: string;
@@ -123,6 +137,8 @@ export interface HostState {
   tokens: HostToken[];
   oauthCodes: HostOAuthCode[];
   deliveries: HostDelivery[];
+  /** Absent in stores written before reactions existed. */
+  reactions?: HostReaction[];
 }
 
 export function emptyState(): HostState {

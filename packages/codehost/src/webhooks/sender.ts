@@ -19,6 +19,8 @@ export interface WebhookSenderOptions {
 export class WebhookSender {
   private readonly delays: number[];
   private readonly pending = new Set<Promise<void>>();
+  /** Recent bodies by delivery id, for redelivery (bounded like the log; not persisted). */
+  private readonly bodies = new Map<string, { event: string; body: string }>();
   private closed = false;
 
   constructor(private readonly options: WebhookSenderOptions) {
@@ -47,10 +49,28 @@ export class WebhookSender {
       // The log is for looking at recent traffic; keep it bounded.
       if (s.deliveries.length > 500) s.deliveries.splice(0, s.deliveries.length - 500);
     });
-    if (!this.options.url) return id;
-    const job = this.deliver(id, event, JSON.stringify(payload)).finally(() => this.pending.delete(job));
-    this.pending.add(job);
+    const body = JSON.stringify(payload);
+    this.bodies.set(id, { event, body });
+    if (this.bodies.size > 500) this.bodies.delete(this.bodies.keys().next().value!);
+    this.queue(id, event, body);
     return id;
+  }
+
+  /**
+   * Sends a recent delivery again with its id and body unchanged, as GitHub's "Redeliver" does
+   * (`POST /app/hook/deliveries/{id}/attempts`). False when the delivery is unknown or too old.
+   */
+  redeliver(id: string): boolean {
+    const sent = this.bodies.get(id);
+    if (!sent) return false;
+    this.queue(id, sent.event, sent.body);
+    return true;
+  }
+
+  private queue(id: string, event: string, body: string): void {
+    if (!this.options.url) return;
+    const job = this.deliver(id, event, body).finally(() => this.pending.delete(job));
+    this.pending.add(job);
   }
 
   /** Resolves when every queued delivery has finished (tests, shutdown). */
