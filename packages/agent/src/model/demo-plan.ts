@@ -1,5 +1,6 @@
-import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { parseDemoEdit, type DemoEdit } from './demo-request.js';
+import { textOf } from './scripted-prompt.js';
 
 /**
  * The offline demo model's fixed plan for one request: look at the repository, read its README,
@@ -24,15 +25,6 @@ interface Done {
 }
 
 const isError = (output: string): boolean => output.startsWith('Error:');
-
-function textOf(message: LanguageModelV3Message): string {
-  if (message.role === 'system') return message.content;
-  if (message.role === 'tool') return '';
-  return message.content
-    .map((part) => (part.type === 'text' ? part.text : ''))
-    .filter(Boolean)
-    .join('\n');
-}
 
 /** Messages the loop adds as 'user' that are not a person asking for something. */
 const NOT_A_REQUEST = [/^Auto-review of your latest push/, /^Summary of the work so far/];

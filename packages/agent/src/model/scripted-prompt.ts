@@ -25,7 +25,8 @@ export interface PromptFacts {
   summarize: boolean;
 }
 
-function textOf(message: LanguageModelV3Message): string {
+/** A message's text parts joined (a system message's content; nothing for tool results). */
+export function textOf(message: LanguageModelV3Message): string {
   if (message.role === 'system') return message.content;
   if (message.role === 'tool') return '';
   return message.content

@@ -1,5 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { repositories, type Db } from '@tandem/db';
+import type { Db } from '@tandem/db';
 import { listBranches, type GitHubClient } from '@tandem/github';
 import { BRANCH_DATA_ERROR, type RepositoryBranches } from '@tandem/shared';
 import { AppError } from '../../errors/app-error.js';
@@ -14,11 +13,6 @@ export async function listRepositoryBranches(
   reader: { installationClient(installationId: number): GitHubClient },
   repository: AccessibleRepository,
 ): Promise<RepositoryBranches> {
-  const [row] = await db
-    .select({ defaultBranch: repositories.defaultBranch })
-    .from(repositories)
-    .where(eq(repositories.id, repository.id))
-    .limit(1);
   const [owner = '', name = ''] = repository.fullName.split('/');
   try {
     const branches = await listBranches(reader.installationClient(repository.installationId), {
@@ -26,7 +20,7 @@ export async function listRepositoryBranches(
       repo: name,
     });
     return {
-      default_branch: row?.defaultBranch ?? 'main',
+      default_branch: repository.defaultBranch,
       branches: branches.map((b) => ({ name: b.name, committed_date: b.committedDate })),
     };
   } catch (error) {

@@ -14,6 +14,7 @@ export interface AccessibleRepository {
   fullName: string;
   installationId: number;
   private: boolean;
+  defaultBranch: string;
   level: AccessLevel;
 }
 
@@ -122,4 +123,5 @@ const REPOSITORY_COLUMNS = {
   fullName: repositories.fullName,
   installationId: repositories.installationId,
   private: repositories.private,
+  defaultBranch: repositories.defaultBranch,
 };

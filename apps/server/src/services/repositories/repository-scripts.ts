@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { agents, agentSources, repositories, type Db } from '@tandem/db';
+import { agents, agentSources, type Db } from '@tandem/db';
 import { listScripts, readFile, type GitHubClient } from '@tandem/github';
 import { SCRIPTS_MESSAGES, WORKING_STATUSES, type RepositoryScripts } from '@tandem/shared';
 import { AppError } from '../../errors/app-error.js';
@@ -21,13 +21,8 @@ export async function repositoryScripts(
   reader: { webUrl: string; installationClient(installationId: number): GitHubClient },
   repository: AccessibleRepository,
 ): Promise<RepositoryScripts> {
-  const [row] = await db
-    .select({ defaultBranch: repositories.defaultBranch })
-    .from(repositories)
-    .where(eq(repositories.id, repository.id))
-    .limit(1);
   const [owner = '', repo = ''] = repository.fullName.split('/');
-  const ref = row?.defaultBranch ?? 'main';
+  const ref = repository.defaultBranch;
   const client = reader.installationClient(repository.installationId);
 
   let scripts: Record<string, string>;
