@@ -57,11 +57,40 @@ export async function sandboxGit(
   args: readonly string[],
   options: SandboxGitOptions = {},
 ): Promise<GitResult> {
-  const kind = ws.kind ?? (await detectSandbox()).kind;
+  return runSandboxed(ws, `exec ${gitCommand(args)}`, args[0] ?? '', options);
+}
+
+/**
+ * One git command line for a sandboxed script (sandboxGitScript): `git` with the predictable config
+ * and every argument quoted, so nothing in an argument is read by the shell.
+ */
+export function gitCommand(args: readonly string[]): string {
   const config = PREDICTABLE.flatMap((entry) => ['-c', entry]);
-  const command = ['exec', 'git', ...config, ...args]
-    .map((part, i) => (i < 2 ? part : quote(part)))
-    .join(' ');
+  return ['git', ...[...config, ...args].map(quote)].join(' ');
+}
+
+/** A quoted shell word, for scripts built around gitCommand(). */
+export const shellWord = quote;
+
+/**
+ * Runs a short shell script of git commands (built with gitCommand) in one sandbox: each sandbox
+ * start costs tens of milliseconds, and a fresh workspace needs about ten commands.
+ */
+export async function sandboxGitScript(
+  ws: GitWorkspace,
+  script: string,
+  options: SandboxGitOptions = {},
+): Promise<GitResult> {
+  return runSandboxed(ws, script, 'script', options);
+}
+
+async function runSandboxed(
+  ws: GitWorkspace,
+  command: string,
+  label: string,
+  options: SandboxGitOptions,
+): Promise<GitResult> {
+  const kind = ws.kind ?? (await detectSandbox()).kind;
   const child = spawnSandboxed({
     command,
     cwd: ws.dir,
@@ -119,7 +148,7 @@ export async function sandboxGit(
     await closed;
     if (fileDone) await fileDone;
     let err = Buffer.concat(stderr).toString('utf8');
-    if (timedOut) err += `\ngit ${args[0] ?? ''} timed out after ${timeoutMs} ms`;
+    if (timedOut) err += `\ngit ${label} timed out after ${timeoutMs} ms`;
     return {
       stdout: Buffer.concat(stdout).toString('utf8'),
       stderr: err,

@@ -77,6 +77,28 @@ describe('prepareWorkspace', () => {
     expect(await readFile(join(ws.dir, '.git', 'info', 'exclude'), 'utf8')).toContain('/.home/\n');
   });
 
+  it('keeps shell metacharacters in branch names inert when it builds a fresh workspace', async () => {
+    const remote = await createRemote();
+    // Valid git branch names (check-ref-format allows them) that a shell would run.
+    const branch = "tandem-$(touch${IFS}pwned)`touch${IFS}pwned2`;touch${IFS}pwned3'";
+    const base = 'base-$(touch${IFS}pwned4)';
+    await remote.commit('base.md', base);
+    const ws = await prepareWorkspace(options(remote.url, { branch: { free: branch }, baseBranch: base }));
+    expect(ws.branch).toBe(branch);
+    expect(await mustGit(ws.dir, ['symbolic-ref', '--short', 'HEAD'])).toBe(branch);
+    expect(ws.headSha).toBe(await remote.remoteSha(`refs/heads/${base}`));
+    for (const dir of [root, ws.dir, join(root, 'workspaces')])
+      for (const name of ['pwned', 'pwned2', 'pwned3', 'pwned4'])
+        expect(existsSync(join(dir, name))).toBe(false);
+  });
+
+  it('names a missing base branch on a fresh workspace', async () => {
+    const remote = await createRemote();
+    await expect(prepareWorkspace(options(remote.url, { baseBranch: 'nope' }))).rejects.toThrow(
+      'base branch nope does not exist on origin',
+    );
+  });
+
   it('reuses an existing clone and fetches new commits', async () => {
     const remote = await createRemote();
     const first = await prepareWorkspace(options(remote.url));

@@ -5,7 +5,14 @@ import { dirname, join } from 'node:path';
 import { detectSandbox, type SandboxKind } from './detect.js';
 import { git, mustGit, type GitAuth } from './git.js';
 import { readTextIfExists, writeInside } from './safe-fs.js';
-import { mustSandboxGit, sandboxGit, type GitWorkspace } from './sandbox-git.js';
+import {
+  gitCommand,
+  mustSandboxGit,
+  sandboxGit,
+  sandboxGitScript,
+  shellWord,
+  type GitWorkspace,
+} from './sandbox-git.js';
 
 export { git, type GitAuth, type GitResult } from './git.js';
 export { runRepoScript, type ScriptRun } from './repo-script.js';
@@ -66,8 +73,11 @@ async function assertBranchName(name: string): Promise<void> {
   if (check.exitCode !== 0 || name.startsWith('-')) throw new Error(`invalid branch name: ${name}`);
 }
 
-/** Creates the mirror when missing and brings its branches up to date with the code host. */
-async function syncMirror(mirror: string, cloneUrl: string, auth: GitAuth): Promise<void> {
+/**
+ * Creates the mirror when missing and brings its branches up to date with the code host; true when
+ * it was just cloned (its HEAD is then the code host's default branch).
+ */
+async function syncMirror(mirror: string, cloneUrl: string, auth: GitAuth): Promise<boolean> {
   if (!existsSync(join(mirror, 'HEAD'))) {
     // A bare clone writes no files from the repository and takes over the remote's (maybe unborn) HEAD.
     await rm(mirror, { recursive: true, force: true });
@@ -75,7 +85,7 @@ async function syncMirror(mirror: string, cloneUrl: string, auth: GitAuth): Prom
     await mustGit(dirname(mirror), ['clone', '--quiet', '--bare', '--no-tags', '--', cloneUrl, mirror], {
       auth,
     });
-    return;
+    return true;
   }
   // The URL is passed each time rather than read from config.
   await mustGit(
@@ -83,6 +93,13 @@ async function syncMirror(mirror: string, cloneUrl: string, auth: GitAuth): Prom
     ['fetch', '--quiet', '--prune', '--no-tags', '--', cloneUrl, '+refs/heads/*:refs/heads/*'],
     { auth },
   );
+  return false;
+}
+
+/** The default branch a just-cloned bare mirror took over from the code host (null when unborn). */
+async function mirrorHead(mirror: string): Promise<string | null> {
+  const head = (await git(mirror, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim();
+  return head && !head.startsWith('-') ? head : null;
 }
 
 const MAX_BRANCH_SUFFIX = 100;
@@ -184,6 +201,54 @@ async function checkoutAgentBranch(ws: GitWorkspace, branch: string, baseBranch:
 }
 
 /**
+ * A new workspace in one sandbox start (each start costs tens of milliseconds): init, origin, fetch
+ * from the mirror, identity, and the agent's branch as checkoutAgentBranch would choose it for a
+ * clone without local branches: the remote one when it exists, else new from the base, else
+ * (empty repository) an unborn branch.
+ */
+async function createWorkspace(
+  ws: GitWorkspace,
+  spec: {
+    mirror: string;
+    cloneUrl: string;
+    author: { name: string; email: string };
+    branch: string;
+    baseBranch: string;
+  },
+): Promise<string> {
+  const g = (...args: string[]) => gitCommand(args);
+  const remote = `refs/remotes/origin/${spec.branch}`;
+  const base = `refs/remotes/origin/${spec.baseBranch}`;
+  const missingBase = `base branch ${spec.baseBranch} does not exist on origin`;
+  const script = [
+    'set -e',
+    g('init', '--quiet'),
+    // Shown by `git remote -v` in the agent's shell; the host never reads it back.
+    g('remote', 'add', 'origin', spec.cloneUrl),
+    g('fetch', '--quiet', '--prune', '--no-tags', '--', spec.mirror, ORIGIN_REFSPEC),
+    g('config', 'user.name', spec.author.name),
+    g('config', 'user.email', spec.author.email),
+    `if ${g('rev-parse', '--verify', '--quiet', `${remote}^{commit}`)} >/dev/null; then`,
+    `  ${g('checkout', '-q', '-B', spec.branch, remote)}`,
+    `elif ${g('rev-parse', '--verify', '--quiet', `${base}^{commit}`)} >/dev/null; then`,
+    `  ${g('checkout', '-q', '--no-track', '-b', spec.branch, base)}`,
+    `elif [ -n "$(${g('for-each-ref', '--count=1', 'refs/remotes/origin/')})" ]; then`,
+    `  echo ${shellWord(missingBase)} >&2; exit 3`,
+    'else',
+    // Empty repository: symbolic-ref works while HEAD is unborn, where `checkout --orphan` refuses.
+    `  ${g('symbolic-ref', 'HEAD', `refs/heads/${spec.branch}`)}`,
+    'fi',
+    // The sha the branch starts at ('' while unborn): the script's only output.
+    `${g('rev-parse', '--verify', '--quiet', 'HEAD')} || true`,
+  ].join('\n');
+  const result = await sandboxGitScript(ws, script, { readOnlyBinds: [spec.mirror] });
+  if (result.exitCode === 3) throw new Error(missingBase);
+  if (result.exitCode !== 0)
+    throw new Error(`creating the workspace failed (${result.exitCode}): ${result.stderr.trim()}`);
+  return result.stdout.trim();
+}
+
+/**
  * Fetches the code host's branches into the host-owned mirror, then creates (or updates) the agent's
  * workspace from it inside the sandbox and checks out the agent's branch: the remote one when it
  * exists (resume after a restart), else a new one from the base branch.
@@ -199,40 +264,43 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
   const dir = join(options.root, options.agentId);
   const mirror = mirrorDir(options.root, options.agentId);
   const ws: GitWorkspace = { dir, kind };
-  await syncMirror(mirror, cloneUrl, auth);
+  const freshMirror = await syncMirror(mirror, cloneUrl, auth);
   const branch = typeof options.branch === 'string' ? wanted : await freeBranch(mirror, wanted);
   if (options.baseBranch !== null && options.createBase)
     await createMissingBase(mirror, cloneUrl, auth, options.baseBranch);
 
   const cloned = !existsSync(join(dir, '.git'));
+  // A just-cloned mirror already knows the default branch; an older one asks the code host.
+  const baseBranch =
+    options.baseBranch ??
+    (freshMirror ? await mirrorHead(mirror) : await remoteDefaultBranch(mirror, cloneUrl, auth)) ??
+    // An empty repository has no HEAD to advertise: take the default a fresh repository gets.
+    ((await git(mirror, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || null) ??
+    'main';
+  await assertBranchName(baseBranch);
+
+  let headSha: string;
   if (cloned) {
     // A directory without .git is a clone that died half-way: start over.
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
-    await mustSandboxGit(ws, ['init', '--quiet']);
-    // Shown by `git remote -v` in the agent's shell; the host never reads it back.
-    await mustSandboxGit(ws, ['remote', 'add', 'origin', cloneUrl]);
+    headSha = await createWorkspace(ws, { mirror, cloneUrl, author: options.author, branch, baseBranch });
+    await excludeSandboxHome(dir);
+  } else {
+    await fetchFromMirror(ws, mirror);
+    await mustSandboxGit(ws, ['config', 'user.name', options.author.name]);
+    await mustSandboxGit(ws, ['config', 'user.email', options.author.email]);
+    await excludeSandboxHome(dir);
+    await checkoutAgentBranch(ws, branch, baseBranch);
+    const head = await sandboxGit(ws, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+    headSha = head.exitCode === 0 ? head.stdout.trim() : '';
   }
-  await fetchFromMirror(ws, mirror);
-  await mustSandboxGit(ws, ['config', 'user.name', options.author.name]);
-  await mustSandboxGit(ws, ['config', 'user.email', options.author.email]);
-  await excludeSandboxHome(dir);
-
-  let baseBranch = options.baseBranch ?? (await remoteDefaultBranch(mirror, cloneUrl, auth));
-  if (!baseBranch) {
-    // An empty repository has no HEAD to advertise: take the default a fresh repository gets.
-    baseBranch = (await git(mirror, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || null;
-  }
-  baseBranch ??= 'main';
-
-  await checkoutAgentBranch(ws, branch, baseBranch);
-  const head = await sandboxGit(ws, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   return {
     dir,
     kind,
     branch,
     baseBranch,
-    headSha: head.exitCode === 0 ? head.stdout.trim() : '',
+    headSha: /^[0-9a-f]{40,64}$/.test(headSha) ? headSha : '',
     cloned,
     mirror,
     cloneUrl,
