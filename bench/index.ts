@@ -3,7 +3,8 @@
  * machine. Prints a table, writes it as JSON under bench/results/, and exits non-zero when a figure
  * misses its goal. Not part of `npm test`: it takes minutes and depends on the machine's load.
  *
- * BENCH_SECONDS (default 10): load per measurement. BENCH_ONLY=poll|web: one group of figures.
+ * BENCH_SECONDS (default 10): load per measurement. BENCH_ONLY=poll|web|agents: one group of
+ * figures. BENCH_AGENTS (default 100): agents started at once for the scale figure.
  * DATABASE_URL: a Postgres server whose user may create databases; otherwise
  * postgres://postgres@127.0.0.1:5432/postgres when it answers. Postgres figures are skipped when none does.
  */
@@ -11,6 +12,7 @@ import { cpus } from 'node:os';
 import pg from 'pg';
 import { pollFigures } from './poll.js';
 import { printTable, writeResults, type Figure } from './report.js';
+import { agentFigures } from './steps.js';
 import { webFigures } from './web.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -66,6 +68,12 @@ if (!only || only === 'poll') {
 if (!only || only === 'web') {
   console.error('web figures (Chromium)…');
   figures.push(...(await webFigures({ runs: 3 })));
+}
+
+if (!only || only === 'agents') {
+  const agents = Number(process.env.BENCH_AGENTS ?? 100);
+  console.error(`agent figures (local code host, fake model, ${agents} agents at once)…`);
+  figures.push(...(await agentFigures({ agents })));
 }
 
 printTable(figures);

@@ -4,16 +4,22 @@ import type { TargetInfo } from './target.js';
 
 export interface RunningTarget extends TargetInfo {
   stop(): Promise<void>;
+  /** Sends the target an IPC message (bench/agent-target.ts seeds conversations on request). */
+  send(message: unknown): void;
+  /** The target's next IPC message. */
+  next(): Promise<unknown>;
 }
 
 const targetScript = fileURLToPath(new URL('./target.ts', import.meta.url));
+const agentTargetScript = fileURLToPath(new URL('./agent-target.ts', import.meta.url));
 
 /** Starts bench/target.ts in a child process (its own event loop and CPU) and waits for its address. */
 export async function startTarget(
-  kind: 'baseline' | 'tandem',
+  kind: 'baseline' | 'tandem' | 'agents',
   env: Record<string, string> = {},
 ): Promise<RunningTarget> {
-  const child: ChildProcess = fork(targetScript, [kind], {
+  const script = kind === 'agents' ? agentTargetScript : targetScript;
+  const child: ChildProcess = fork(script, [kind], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -31,6 +37,8 @@ export async function startTarget(
   });
   return {
     ...info,
+    send: (message) => child.send(message as object),
+    next: () => new Promise((resolve) => child.once('message', resolve)),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

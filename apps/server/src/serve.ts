@@ -14,6 +14,8 @@ export interface RunningServer {
   url: string;
   /** The embedded local code host's URL, when it runs. */
   codeHostUrl: string | undefined;
+  /** The code host this server talks to (benchmarks sign users in through it without a browser). */
+  codeHost: CodeHostSetup;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       database,
       url,
       codeHostUrl: local?.url,
+      codeHost,
       close: () => {
         closing ??= app.server
           .close()

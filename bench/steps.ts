@@ -1,0 +1,219 @@
+/**
+ * The agent figures of issue 15, against Tandem with the local code host, real sandboxes and a fake
+ * OpenAI-compatible model run here (so the moment each model request arrives is measured in this
+ * process, on the same clock as the request that caused it):
+ * - cold create → first model request, beside a bare `git clone` of the same repository;
+ * - warm message → next model request on a small agent, beside a Node HTTP round trip;
+ * - the same at 50k conversation items, beside the small agent;
+ * - N agents (BENCH_AGENTS, default 100) at concurrency N with a 1 s model, beside the ideal 1 s.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startChatCompletionsServer } from '@tandem/agent/testing';
+import { createAgentResponseSchema, statusCountsSchema } from '@tandem/shared';
+import type { AgentTargetInfo } from './agent-target.js';
+import type { Figure } from './report.js';
+import { startTarget, type RunningTarget } from './servers.js';
+
+const run = promisify(execFile);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** A fake model: answers "Done." after `latencyMs`; `next()` resolves when the next request arrives. */
+async function fakeModel() {
+  let latencyMs = 0;
+  let count = 0;
+  const waiters: { after: number; resolve: (at: number) => void }[] = [];
+  const server = await startChatCompletionsServer({
+    models: ['bench'],
+    respond: async () => {
+      const at = performance.now();
+      count += 1;
+      for (const waiter of waiters.splice(0).filter((w) => count > w.after)) waiter.resolve(at);
+      if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
+      return { content: 'Done.' };
+    },
+  });
+  return {
+    url: server.url,
+    get count() {
+      return count;
+    },
+    setLatency: (ms: number) => (latencyMs = ms),
+    /** The arrival time of the next request (after the `count` already seen). */
+    next(): Promise<number> {
+      return new Promise((resolve) => waiters.push({ after: count, resolve }));
+    },
+    close: () => server.close(),
+  };
+}
+
+type Api = (path: string, init?: { method?: string; body?: unknown }) => Promise<unknown>;
+
+function apiOf(target: AgentTargetInfo): Api {
+  return async (path, init = {}) => {
+    const res = await fetch(`${target.url}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${target.token}`,
+        'content-type': 'application/json',
+        'x-tandem-csrf': '1',
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return res.json();
+  };
+}
+
+/** Waits until none of the user's agents is working (its run ended after the model's answer). */
+async function allIdle(api: Api, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const counts = statusCountsSchema.parse(await api('/api/agents/status-counts'));
+    if (!counts.running_agents.length) return;
+    if (Date.now() > deadline) throw new Error('agents still working after the timeout');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function createAgent(api: Api, body: string): Promise<string> {
+  const answer = await api('/api/agents/create-agent/acme/webapp', {
+    method: 'POST',
+    body: { body, model: 'local/bench' },
+  });
+  return createAgentResponseSchema.parse(answer).agent_id;
+}
+
+async function warmLatency(api: Api, model: Awaited<ReturnType<typeof fakeModel>>, agentId: string) {
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await allIdle(api);
+    const arrived = model.next();
+    const sent = performance.now();
+    await api(`/api/agent/message?trajectory_id=${agentId}`, {
+      method: 'POST',
+      body: { message: `Message ${i}`, images: [], comments: [] },
+    });
+    samples.push((await arrived) - sent);
+  }
+  await allIdle(api);
+  return median(samples);
+}
+
+function seed(target: RunningTarget) {
+  return async (agentId: string, count: number) => {
+    const done = target.next();
+    target.send({ seed: { agentId, count } });
+    await done;
+  };
+}
+
+export async function agentFigures(options: { agents: number }): Promise<Figure[]> {
+  const model = await fakeModel();
+  const figures: Figure[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'tandem-bench-clone-'));
+  let target: Awaited<ReturnType<typeof startTarget>> | undefined;
+  try {
+    target = await startTarget('agents', { BENCH_MODEL_URL: model.url });
+    const info = target as unknown as AgentTargetInfo;
+    const api = apiOf(info);
+
+    // Baselines: a bare clone of the same repository, and an HTTP round trip on this machine.
+    const clones: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await run('git', ['clone', '--quiet', info.cloneUrl, join(work, `clone-${i}`)]);
+      clones.push(performance.now() - started);
+    }
+    const trips: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      await (await fetch(`${model.url}/models`)).text();
+      trips.push(performance.now() - started);
+    }
+
+    const colds: number[] = [];
+    let agentId = '';
+    for (let i = 0; i < 3; i++) {
+      const arrived = model.next();
+      const started = performance.now();
+      agentId = await createAgent(api, `Say done (${i})`);
+      colds.push((await arrived) - started);
+      await allIdle(api);
+    }
+    const clone = median(clones);
+    const cold = median(colds);
+    figures.push({
+      name: 'cold create → first model request (ms)',
+      baseline: round(clone),
+      tandem: round(cold),
+      ratio: cold / clone,
+      detail: 'baseline: git clone',
+      goal: '≤ 1.5× git clone',
+      ok: cold / clone <= 1.5,
+    });
+
+    const small = await warmLatency(api, model, agentId);
+    const trip = median(trips);
+    figures.push({
+      name: 'warm message → model request (ms)',
+      baseline: round(trip),
+      tandem: round(small),
+      ratio: small / trip,
+      detail: 'baseline: HTTP round trip',
+      goal: 'measured',
+      ok: true,
+    });
+    await seed(target)(agentId, 50_000);
+    const large = await warmLatency(api, model, agentId);
+    figures.push({
+      name: 'warm message at 50k items (ms)',
+      baseline: round(small),
+      tandem: round(large),
+      ratio: large / small,
+      detail: 'baseline: the small agent',
+      goal: '≤ 1.2× small agent',
+      ok: large / small <= 1.2,
+    });
+  } finally {
+    await target?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  // Many agents at once, each with a 1 s model: all of them in about one model latency.
+  let many: Awaited<ReturnType<typeof startTarget>> | undefined;
+  try {
+    many = await startTarget('agents', {
+      BENCH_MODEL_URL: model.url,
+      BENCH_AGENT_CONCURRENCY: String(options.agents),
+    });
+    const api = apiOf(many as unknown as AgentTargetInfo);
+    model.setLatency(1000);
+    const before = model.count;
+    const started = performance.now();
+    const results = await Promise.allSettled(
+      Array.from({ length: options.agents }, (_, i) => createAgent(api, `Agent ${i}`)),
+    );
+    const failed = results.filter((r) => r.status === 'rejected').length;
+    while (model.count - before < options.agents - failed) await new Promise((r) => setTimeout(r, 50));
+    await allIdle(api);
+    const elapsed = performance.now() - started;
+    figures.push({
+      name: `${options.agents} agents, 1 s model, concurrency ${options.agents} (ms)`,
+      baseline: 1000,
+      tandem: round(elapsed),
+      ratio: elapsed / 1000,
+      detail: failed ? `${failed} failed` : 'baseline: ideal',
+      goal: '≤ 2× ideal, no errors',
+      ok: failed === 0 && elapsed / 1000 <= 2,
+    });
+  } finally {
+    await many?.stop();
+    await model.close();
+  }
+  return figures;
+}
