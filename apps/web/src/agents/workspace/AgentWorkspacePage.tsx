@@ -238,7 +238,7 @@ function AgentWorkspace(props: { party: boolean }) {
               ) : null}
               {can.chat ? (
                 <Stack spacing={1}>
-                  <SourcesPanel agent={agent} />
+                  <SourcesPanel agent={agent} canSteer={can.editLimit} />
                   <AgentSettingsBar
                     agent={agent}
                     canEdit={can.editLimit}

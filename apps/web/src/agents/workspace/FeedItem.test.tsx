@@ -88,4 +88,49 @@ describe('feed items', () => {
     show(item({ item_type: 'action', action_type: 'ShutdownEvent', exception: 'Out of memory' }));
     expect(screen.getByRole('alert').textContent).toContain('The sandbox stopped: Out of memory');
   });
+  it('shows a code-host comment with its author, a link back and its review comments in place', () => {
+    show(
+      item({
+        item_type: 'message',
+        action_type: 'pull_request_review',
+        message: '@tandem please fix these',
+        username: 'octocat',
+        avatar_url: 'https://avatars.example.com/u/1',
+        number: 7,
+        html_url: 'https://github.com/acme/webapp/pull/7#pullrequestreview-9',
+        review_comments: [
+          {
+            id: 11,
+            path: 'src/math.js',
+            line: 4,
+            start_line: 2,
+            side: 'RIGHT',
+            body: 'Handle negatives',
+            html_url: 'https://github.com/acme/webapp/pull/7#discussion_r11',
+          },
+          {
+            id: 12,
+            path: 'src/old.js',
+            line: 3,
+            side: 'LEFT',
+            body: 'Why removed?',
+            html_url: 'javascript:x',
+          },
+        ],
+      }),
+    );
+    const message = screen.getByTestId('feed-message');
+    expect(within(message).getByText(/octocat reviewed #7/)).toBeTruthy();
+    expect(within(message).getByRole('link', { name: 'View on the code host' }).getAttribute('href')).toBe(
+      'https://github.com/acme/webapp/pull/7#pullrequestreview-9',
+    );
+    expect(message.querySelector('img')?.getAttribute('src')).toBe('https://avatars.example.com/u/1');
+    const comments = within(message).getByRole('list', { name: 'Review comments' });
+    expect(within(comments).getByRole('link', { name: 'src/math.js:2-4' }).getAttribute('href')).toBe(
+      'https://github.com/acme/webapp/pull/7#discussion_r11',
+    );
+    // A hostile link is shown as text, never as an href.
+    expect(within(comments).getByText('src/old.js:3 (old)').closest('a')).toBeNull();
+    expect(within(comments).getByText('Handle negatives')).toBeTruthy();
+  });
 });

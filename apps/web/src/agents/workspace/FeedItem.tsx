@@ -14,9 +14,32 @@ import { shellTranscript, visibleWorkflows, type FeedEntry } from './feed-model'
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { useFeedRepo, useOpenTab } from './open-tab-context';
 import { Markdown } from '../../lib/Markdown';
+import { githubOrigin, safeUrl } from './feed/github-message';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
+
+function ReviewComment({ comment }: { comment: Record<string, unknown> }) {
+  const first = num(comment.start_line);
+  const last = num(comment.line);
+  const lines = first && first !== last ? `${first}-${last}` : String(last);
+  const url = safeUrl(comment.html_url);
+  const where = `${str(comment.path)}:${lines}${comment.side === 'LEFT' ? ' (old)' : ''}`;
+  return (
+    <Typography component="li" variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
+      <Box component="span" sx={{ fontFamily: 'monospace' }}>
+        {url ? (
+          <Link href={url} target="_blank" rel="noreferrer noopener">
+            {where}
+          </Link>
+        ) : (
+          where
+        )}
+      </Box>{' '}
+      <Markdown source={str(comment.body)} sx={{ display: 'inline-block', verticalAlign: 'top' }} />
+    </Typography>
+  );
+}
 
 function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
   const assistant = item.role === 'assistant';
@@ -25,6 +48,8 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
   const comments = Array.isArray(item.review_comments)
     ? (item.review_comments as Record<string, unknown>[])
     : [];
+  // A comment, review or issue on the code host: its author's avatar and a link back to it.
+  const github = githubOrigin(item);
   return (
     <Stack
       direction={own ? 'row-reverse' : 'row'}
@@ -32,23 +57,34 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
       sx={{ alignItems: 'flex-start' }}
       data-testid="feed-message"
     >
-      <Avatar sx={{ width: 32, height: 32, bgcolor: assistant ? 'primary.main' : 'secondary.main' }}>
+      <Avatar
+        src={github?.avatarUrl ?? undefined}
+        alt=""
+        sx={{ width: 32, height: 32, bgcolor: assistant ? 'primary.main' : 'secondary.main' }}
+      >
         {username.slice(0, 1).toUpperCase()}
       </Avatar>
       <Paper variant="outlined" sx={{ px: 1.5, py: 1, maxWidth: '80%' }}>
         <Typography variant="caption" color="text.secondary">
           {username}
+          {github ? ` ${github.verb}` : ''}
+          {github?.url ? (
+            <>
+              {' · '}
+              <Link href={github.url} target="_blank" rel="noreferrer noopener">
+                View on the code host
+              </Link>
+            </>
+          ) : null}
         </Typography>
         <Markdown source={str(item.message)} sx={{ typography: 'body1' }} />
         {comments.length ? (
           <Stack component="ul" spacing={0.5} sx={{ m: 0, mt: 1, pl: 2 }} aria-label="Review comments">
             {comments.map((c, i) => (
-              <Typography component="li" variant="body2" key={i} sx={{ whiteSpace: 'pre-wrap' }}>
-                <Box component="span" sx={{ fontFamily: 'monospace' }}>
-                  {str(c.path)}:{num(c.line)}
-                </Box>{' '}
-                <Markdown source={str(c.body)} sx={{ display: 'inline-block', verticalAlign: 'top' }} />
-              </Typography>
+              <ReviewComment
+                comment={c}
+                key={typeof c.id === 'string' || typeof c.id === 'number' ? c.id : i}
+              />
             ))}
           </Stack>
         ) : null}
