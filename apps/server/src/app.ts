@@ -32,7 +32,7 @@ import { agentCodeRoutes } from './routes/agent-code.js';
 import { branchRoutes } from './routes/branches.js';
 import { scriptRoutes } from './routes/scripts.js';
 import { userAssetRoutes } from './routes/user-assets.js';
-import { modelRoutes } from './routes/models.js';
+import { modelChoices, modelRoutes } from './routes/models.js';
 import { secretRoutes } from './routes/secrets.js';
 import { repositoryRoutes } from './routes/repositories.js';
 import { RepositoryAccess, type PermissionSource } from './services/repositories/repository-access.js';
@@ -203,7 +203,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     secureCookies,
     rateLimits,
   });
-  githubWebhookRoutes(server, { db: database.db, gateway });
+  githubWebhookRoutes(server, {
+    db: database.db,
+    gateway,
+    runner: options.runner,
+    models: modelChoices(config.models),
+    appSlug: options.appSlug,
+    publicUrl: config.publicUrl,
+  });
   installationRoutes(server, {
     db: database.db,
     gateway,

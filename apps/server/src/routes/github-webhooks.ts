@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '@tandem/db';
 import { CHECKED_WEBHOOK_EVENTS, webhookPayloadSchema } from '@tandem/shared';
 import { AppError } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
 import type { CodeHostGateway } from '../github/gateway.js';
+import type { GitHubEventDeps } from '../services/github-events/handle-thread-event.js';
 import {
   deliveryTime,
   forgetDeliveries,
@@ -24,7 +24,10 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * whose body dates them are refused once older than WEBHOOK_MAX_AGE_MS and are also remembered by
  * their body's digest, since the delivery id header is not signed (docs/security/http.md).
  */
-export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gateway: CodeHostGateway }): void {
+export function githubWebhookRoutes(
+  app: FastifyInstance,
+  deps: Omit<GitHubEventDeps, 'log' | 'gateway'> & { gateway: CodeHostGateway },
+): void {
   let prunedAt = 0;
   app.register(async (scope) => {
     // Keep the raw body: re-serialised JSON would not match the sender's signature.
@@ -84,7 +87,7 @@ export function githubWebhookRoutes(app: FastifyInstance, deps: { db: Db; gatewa
       try {
         // Events without a full schema keep their whole payload for handlers that read more.
         const forHandler = CHECKED_WEBHOOK_EVENTS.has(event) ? payload : parsed;
-        await handleWebhookEvent(deps.db, event, forHandler, request.log);
+        await handleWebhookEvent(deps, { event, id: deliveryId }, forHandler, request.log);
       } catch (error) {
         await forgetDeliveries(deps.db, keys);
         throw error;

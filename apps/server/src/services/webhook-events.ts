@@ -3,6 +3,10 @@ import { eq, inArray, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { setNumberState } from '@tandem/agent';
 import { repositories, webhookDeliveries, type Db } from '@tandem/db';
+import type { ThreadWebhookPayload } from '@tandem/shared';
+import { handleThreadEvent, type GitHubEventDeps } from './github-events/handle-thread-event.js';
+import { recordNumberLifecycle } from './github-events/number-lifecycle.js';
+import { threadEvent } from './github-events/thread-event.js';
 import {
   grantInstallerAdmin,
   markInstallationDeleted,
@@ -34,37 +38,57 @@ interface InstallationPayload {
   sender?: { id: number; login: string };
 }
 
-interface NumberPayload {
-  action?: string;
-  repository?: { id: number };
-  pull_request?: { number: number; state: string; merged?: boolean | null; head?: { ref: string } };
-  issue?: { number: number; state: string };
-}
-
-/** Keeps subscribed issues' and pull requests' state (open, closed, merged) current. */
-async function onNumberState(db: Db, event: string, payload: NumberPayload) {
+/** Keeps subscribed issues' and pull requests' state current, and shows the change in their feeds. */
+async function onNumberState(db: Db, event: string, payload: ThreadWebhookPayload, deliveryKey: string) {
   if (!['closed', 'reopened', 'opened'].includes(payload.action ?? '') || !payload.repository) return;
   const [repo] = await db
-    .select({ id: repositories.id })
+    .select({ id: repositories.id, fullName: repositories.fullName })
     .from(repositories)
     .where(eq(repositories.githubId, payload.repository.id));
   if (!repo) return;
+  let change: Parameters<typeof recordNumberLifecycle>[2] | undefined;
   if (event === 'pull_request' && payload.pull_request) {
     const pr = payload.pull_request;
     const state = pr.merged ? 'merged' : pr.state === 'closed' ? 'closed' : 'open';
     await setNumberState(db, repo.id, pr.number, state, pr.head?.ref);
+    if (payload.action !== 'opened')
+      change = {
+        number: pr.number,
+        action: state === 'open' ? 'reopened' : state,
+        type: 'pull_request',
+        title: pr.title,
+        htmlUrl: pr.html_url,
+        key: deliveryKey,
+      };
   } else if (payload.issue) {
-    await setNumberState(
-      db,
-      repo.id,
-      payload.issue.number,
-      payload.issue.state === 'closed' ? 'closed' : 'open',
-    );
+    const issue = payload.issue;
+    await setNumberState(db, repo.id, issue.number, issue.state === 'closed' ? 'closed' : 'open');
+    if (payload.action !== 'opened')
+      change = {
+        number: issue.number,
+        action: issue.state === 'closed' ? 'closed' : 'reopened',
+        type: 'issue',
+        title: issue.title,
+        htmlUrl: issue.html_url,
+        key: deliveryKey,
+      };
   }
+  if (change) await recordNumberLifecycle(db, repo, change);
 }
 
-/** Applies one verified, first-seen delivery. Events the product does not act on yet are only recorded. */
-export async function handleWebhookEvent(db: Db, event: string, payload: unknown, log: FastifyBaseLogger) {
+/**
+ * Applies one verified, first-seen delivery: installations, the state of followed issues and
+ * pull requests, and people's words on them (comments, reviews, new issues and pull requests),
+ * which wake or start agents. Other events are only recorded.
+ */
+export async function handleWebhookEvent(
+  deps: Omit<GitHubEventDeps, 'log'>,
+  delivery: { event: string; id: string },
+  payload: unknown,
+  log: FastifyBaseLogger,
+) {
+  const { db } = deps;
+  const { event } = delivery;
   const body = payload as InstallationPayload;
   switch (event) {
     case 'installation':
@@ -75,10 +99,16 @@ export async function handleWebhookEvent(db: Db, event: string, payload: unknown
       break;
     case 'pull_request':
     case 'issues':
-      await onNumberState(db, event, payload as NumberPayload);
+    case 'issue_comment':
+    case 'pull_request_review': {
+      if (event === 'pull_request' || event === 'issues')
+        await onNumberState(db, event, payload as ThreadWebhookPayload, delivery.id);
+      const thread = threadEvent(event, payload as ThreadWebhookPayload);
+      if (thread) await handleThreadEvent({ ...deps, log }, thread);
       break;
+    }
     default:
-      log.debug({ event, action: body.action }, 'webhook recorded, no handler yet');
+      log.debug({ event, action: body.action }, 'webhook recorded, no handler');
   }
 }
 

@@ -139,8 +139,16 @@ interface ReviewComment {
   body?: string;
 }
 
+/** Where a message from the code host was written, so the model knows which thread to answer. */
+function codeHostPlace(data: Record<string, unknown>): string {
+  if (typeof data.number !== 'number' || typeof data.repository_name !== 'string') return '';
+  const url = typeof data.html_url === 'string' ? ` (${data.html_url})` : '';
+  return ` [on the code host, ${data.repository_name}#${data.number}${url}]`;
+}
+
 function userText(data: Record<string, unknown>, username: string): string {
-  const parts = [`${username}: ${typeof data.message === 'string' ? data.message : ''}`.trim()];
+  const message = typeof data.message === 'string' ? data.message : '';
+  const parts = [`${username}${codeHostPlace(data)}: ${message}`.trim()];
   const comments = Array.isArray(data.review_comments) ? (data.review_comments as ReviewComment[]) : [];
   for (const c of comments)
     parts.push(`Review comment on ${c.path ?? '?'}:${c.line ?? '?'}: ${c.body ?? ''}`);

@@ -47,20 +47,85 @@ const installationRepositoriesPayload = z.object({
     .optional(),
 });
 
+/** Text a person wrote on the code host: bounded, so a huge body is a 422 rather than a huge row. */
+const text = z.string().max(262_144).nullish();
+const htmlUrl = z.string().max(2000).optional();
+const user = account;
+
+const threadRepository = z.object({ id: githubId, full_name: name.optional() });
+
 const numberPayload = z.object({
   action,
   installation: installation.pick({ id: true }).optional(),
-  repository: z.object({ id: githubId }).optional(),
+  repository: threadRepository.optional(),
   pull_request: z
     .object({
       number: githubId,
       state: z.string().max(50),
       merged: z.boolean().nullish(),
+      draft: z.boolean().nullish(),
       head: z.object({ ref: z.string().max(255) }).optional(),
+      title: z.string().max(1024).optional(),
+      body: text,
+      user: user.optional(),
+      html_url: htmlUrl,
     })
     .optional(),
-  issue: z.object({ number: githubId, state: z.string().max(50) }).optional(),
+  issue: z
+    .object({
+      number: githubId,
+      state: z.string().max(50),
+      title: z.string().max(1024).optional(),
+      body: text,
+      user: user.optional(),
+      html_url: htmlUrl,
+      /** Present when the issue is a pull request (issue_comment on a pull request). */
+      pull_request: z.object({}).optional(),
+    })
+    .optional(),
+  sender: user.optional(),
 });
+
+/** issue_comment: a comment on an issue or a pull request's conversation. */
+const issueCommentPayload = numberPayload.extend({
+  comment: z.object({ id: githubId, body: text, user: user.optional(), html_url: htmlUrl }).optional(),
+});
+
+/** pull_request_review: a submitted review (its inline comments are read from the REST API). */
+const reviewPayload = numberPayload.extend({
+  review: z
+    .object({
+      id: githubId,
+      body: text,
+      state: z.string().max(50).optional(),
+      user: user.optional(),
+      html_url: htmlUrl,
+    })
+    .optional(),
+});
+
+/** pull_request_review_comment: one inline comment (recorded; reviews carry them to agents). */
+const reviewCommentPayload = numberPayload.extend({
+  comment: z
+    .object({
+      id: githubId,
+      body: text,
+      user: user.optional(),
+      html_url: htmlUrl,
+      pull_request_review_id: githubId.nullish(),
+    })
+    .optional(),
+});
+
+export type ThreadWebhookPayload = z.infer<typeof numberPayload> & {
+  comment?: {
+    id: number;
+    body?: string | null | undefined;
+    user?: z.infer<typeof account>;
+    html_url?: string;
+  };
+  review?: z.infer<typeof reviewPayload>['review'];
+};
 
 /** Events the server does not act on: only what the delivery log records. */
 // Both keys optional: ping and push deliveries carry no action, some events no installation.
@@ -82,6 +147,9 @@ export const CHECKED_WEBHOOK_EVENTS: ReadonlySet<string> = new Set([
   'installation_repositories',
   'pull_request',
   'issues',
+  'issue_comment',
+  'pull_request_review',
+  'pull_request_review_comment',
 ]);
 
 /** The schema a delivery of `event` must match. */
@@ -97,6 +165,12 @@ export function webhookPayloadSchema(event: string): z.ZodType<{
     case 'pull_request':
     case 'issues':
       return numberPayload;
+    case 'issue_comment':
+      return issueCommentPayload;
+    case 'pull_request_review':
+      return reviewPayload;
+    case 'pull_request_review_comment':
+      return reviewCommentPayload;
     default:
       return otherPayload;
   }

@@ -1,22 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import {
-  agentReads,
-  agents,
-  conversationItems,
-  eventImages,
-  memberships,
-  repositories,
-  type Db,
-} from '@tandem/db';
+import { agents, memberships, repositories, type Db } from '@tandem/db';
 import { DEFAULT_AGENT_TITLE, type createAgentSchema } from '@tandem/shared';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../errors/app-error.js';
-import { decodeImages, imageRows } from '../images.js';
+import { decodeImages } from '../images.js';
 import { resolveAgentModels } from '../repositories/resolve-agent-models.js';
 import type { AuthenticatedUser } from '../sessions.js';
 
 import { requireCredits } from './agent-access.js';
+import { insertAgent } from './insert-agent.js';
 
 /** A short title from the first message, until the agent names itself. */
 export function tempTitle(body: string): string {
@@ -102,52 +94,21 @@ export async function createAgent(
   const chosen = resolveAgentModels(input, repo, (key) => models.selectable(key, viewer.admin));
   const model = models.resolve(chosen.model, viewer.admin);
   const { reviewModel } = chosen;
-  const eventUuid = randomUUID();
-
-  const agentId = await db.transaction(async (tx) => {
-    // Numbers are per repository (branch tandem-{n}): lock the repository row so two agents created
-    // at once cannot both take the same number.
-    await tx
-      .select({ id: repositories.id })
-      .from(repositories)
-      .where(eq(repositories.id, repo.id))
-      .for('update');
-    const [next] = await tx
-      .select({ n: sql<number>`coalesce(max(${agents.number}), 0) + 1` })
-      .from(agents)
-      .where(eq(agents.repositoryId, repo.id));
-    const now = new Date();
-    const [agent] = await tx
-      .insert(agents)
-      .values({
-        number: Number(next?.n ?? 1),
-        status: 'pending',
-        repositoryId: repo.id,
-        installationId: repo.installationId,
-        creatorId: viewer.id,
-        model: model.key,
-        reviewModel,
-        summarizationLimit: model.defaultLimit,
-        agentType: input.is_supervisor ? 'supervisor' : 'editor',
-        supervisorId: input.supervisor_id ?? null,
-        baseBranch: input.base_branch ?? null,
-        purpose,
-        latestTimestamp: now,
-        lastActive: now,
-      })
-      .returning({ id: agents.id });
-    await tx.insert(conversationItems).values({
-      agentId: agent!.id,
-      timestamp: now.toISOString(),
-      itemType: 'message',
-      actionUuid: eventUuid,
+  const { agentId, eventUuid } = await insertAgent(db, {
+    repositoryId: repo.id,
+    installationId: repo.installationId,
+    creatorId: viewer.id,
+    model,
+    reviewModel,
+    agentType: input.is_supervisor ? 'supervisor' : 'editor',
+    supervisorId: input.supervisor_id ?? null,
+    baseBranch: input.base_branch ?? null,
+    purpose,
+    firstMessage: {
       actionType: 'website_request',
-      userId: viewer.id,
       data: { message: input.body, username: viewer.username, image_count: images.length },
-    });
-    if (images.length) await tx.insert(eventImages).values(imageRows(agent!.id, eventUuid, images));
-    await tx.insert(agentReads).values({ agentId: agent!.id, userId: viewer.id, readAt: now });
-    return agent!.id;
+      images,
+    },
   });
   return { event_uuid: eventUuid, temp_title: tempTitle(input.body), agent_id: agentId };
 }

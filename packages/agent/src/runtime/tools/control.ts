@@ -2,6 +2,7 @@ import { agents } from '@tandem/db';
 import { DEFAULT_AGENT_TITLE, titleError } from '@tandem/shared';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { reportToGitHub } from './report-to-github.js';
 import { defineTool } from './types.js';
 
 export const MAX_WAIT_SECONDS = 3600;
@@ -30,6 +31,17 @@ export const taskComplete = defineTool({
       actionType: 'TaskCompleteEvent',
       data: { action_type: 'TaskCompleteEvent', task_summary: ctx.scrub(input.summary) },
     });
+    // Asked for on an issue or pull request: answer there too. The feed has the summary either way.
+    await reportToGitHub(ctx, input.summary).catch((error: unknown) =>
+      ctx.emit({
+        itemType: 'action',
+        actionType: 'ErrorEvent',
+        data: {
+          action_type: 'ErrorEvent',
+          exception: `Could not answer on the code host: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      }),
+    );
     return { output: 'Task complete.', stop: { kind: 'complete' } };
   },
 });

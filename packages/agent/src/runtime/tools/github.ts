@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { setNumberState, subscribeNumber, upsertBranchSource } from '../sources.js';
+import { closingBody, startedFromIssue } from './report-to-github.js';
 import { defineTool, type ToolContext } from './types.js';
 
 const repoParams = (ctx: ToolContext) => ({ owner: ctx.repo.owner, repo: ctx.repo.name });
@@ -26,7 +27,8 @@ export const openPullRequest = defineTool({
     const { branch, baseBranch } = ctx.workspace;
     // The code host is outside the sandbox: what the model writes there is scrubbed first.
     const title = ctx.scrub(input.title);
-    const body = ctx.scrub(input.body);
+    // Started from an issue on the code host: the pull request closes it when merged.
+    const body = closingBody(ctx.scrub(input.body), await startedFromIssue(ctx));
     const pr = await ctx.once(`pr:${ctx.toolCallId}`, async () => {
       const open = await ctx.github.rest.pulls.list({
         ...repoParams(ctx),
