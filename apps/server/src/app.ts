@@ -25,6 +25,7 @@ import type { CodeHostGateway } from './github/gateway.js';
 import { authRoutes } from './routes/auth.js';
 import { githubAuthRoutes } from './routes/github-auth.js';
 import { githubWebhookRoutes } from './routes/github-webhooks.js';
+import { WebhookQueue, type WebhookQueueOptions } from './services/webhook-queue.js';
 import { installationRoutes } from './routes/installations.js';
 import { blogRoutes } from './routes/blog.js';
 import { agentRoutes } from './routes/agents.js';
@@ -64,6 +65,8 @@ export interface AppOptions {
    * one stands in for it.
    */
   permissions?: PermissionSource;
+  /** Retry timing of the webhook queue (tests shorten it). */
+  webhookQueue?: WebhookQueueOptions;
 }
 
 export interface App {
@@ -73,6 +76,8 @@ export interface App {
   routes: { method: string; url: string }[];
   /** Seals secrets at rest; exposed so tests can check what routes sealed, without the key. */
   secretBox: SecretBox;
+  /** Applies stored webhook deliveries; tests wait on its idle(). */
+  webhooks: WebhookQueue;
 }
 
 /** Largest JSON body accepted by default; routes taking images raise their own limit. */
@@ -203,14 +208,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
     secureCookies,
     rateLimits,
   });
-  githubWebhookRoutes(server, {
-    db: database.db,
-    gateway,
-    runner: options.runner,
-    models: modelChoices(config.models),
-    appSlug: options.appSlug,
-    publicUrl: config.publicUrl,
-  });
+  const webhooks = new WebhookQueue(
+    {
+      db: database.db,
+      gateway,
+      runner: options.runner,
+      models: modelChoices(config.models),
+      appSlug: options.appSlug,
+      publicUrl: config.publicUrl,
+    },
+    server.log.child({ component: 'webhooks' }),
+    options.webhookQueue,
+  );
+  // Deliveries left waiting by a restart are applied once the server is up; none start mid-close.
+  server.addHook('onReady', async () => webhooks.start());
+  server.addHook('onClose', async () => webhooks.stop());
+  githubWebhookRoutes(server, { db: database.db, gateway, queue: webhooks });
   installationRoutes(server, {
     db: database.db,
     gateway,
@@ -253,7 +266,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerWebApp(server, config.webDist ?? defaultWebDist, {
     pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
   });
-  return { server, sessions, routes, secretBox };
+  return { server, sessions, routes, secretBox, webhooks };
 }
 
 /** The code host's origin for the page security policy ('self' when the URL cannot be read). */

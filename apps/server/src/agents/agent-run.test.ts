@@ -201,6 +201,7 @@ describe('an agent run against the local code host', () => {
     });
     expect(merged.status).toBe(200);
     await app.codeHost!.webhooksIdle();
+    await app.webhooks.idle();
     const after = (
       await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${agent_id}`, headers: as(ada) })
     ).json();

@@ -51,8 +51,13 @@ describe('agents that live on the code host', () => {
 
   /** Every webhook delivered and every agent run it caused finished. */
   async function settle() {
-    await app.codeHost!.webhooksIdle();
-    await (app.runner as EmbeddedRunner).idle();
+    for (let round = 0; round < 2; round++) {
+      // Sent, then applied by the product's queue, then the runs they started (whose comments
+      // are sent again: the second round).
+      await app.codeHost!.webhooksIdle();
+      await app.webhooks.idle();
+      await (app.runner as EmbeddedRunner).idle();
+    }
   }
 
   const agentsOn = (fullName: string) =>

@@ -4,7 +4,8 @@ import { testDatabaseKinds } from '@tandem/db/testing';
 import { repositories, users, webhookDeliveries } from '@tandem/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { DELIVERY_RETENTION_MS, WEBHOOK_MAX_AGE_MS } from '../services/webhook-events.js';
+import { DELIVERY_RETENTION_MS, WEBHOOK_MAX_AGE_MS } from '../services/webhook-deliveries.js';
+import { until } from '../testing/agent-harness.js';
 import { createTestApp, TEST_WEBHOOK_SECRET, type TestApp } from '../testing/test-app.js';
 
 describe.each(testDatabaseKinds())('code-host webhooks on %s', (kind) => {
@@ -19,7 +20,7 @@ describe.each(testDatabaseKinds())('code-host webhooks on %s', (kind) => {
 
   const deliver = async (event: string, id: string, payload: unknown, secret = TEST_WEBHOOK_SECRET) => {
     const body = JSON.stringify(payload);
-    return app.server.inject({
+    const res = await app.server.inject({
       method: 'POST',
       url: '/api/github/webhooks',
       headers: {
@@ -30,6 +31,9 @@ describe.each(testDatabaseKinds())('code-host webhooks on %s', (kind) => {
       },
       payload: body,
     });
+    // Answered at once; the queue applies it after.
+    await app.webhooks.idle();
+    return res;
   };
 
   const installationCreated = (githubUserId: number) => ({
@@ -77,6 +81,46 @@ describe.each(testDatabaseKinds())('code-host webhooks on %s', (kind) => {
       ['carol/blog', true],
       ['carol/site', false],
     ]);
+  });
+  it('answers a delivery at once and retries it when handling fails, then keeps it with its error', async () => {
+    await app.signIn({
+      username: 'dora',
+      installations: [{ id: 5002, name: 'dora', role: 'admin', repos: ['dora/app'] }],
+    });
+    const [repo] = await app.database.db
+      .select({ githubId: repositories.githubId })
+      .from(repositories)
+      .where(eq(repositories.fullName, 'dora/app'));
+    // The test app's code host does not answer, so asking whether the commenter may write fails.
+    const started = Date.now();
+    const res = await deliver('issue_comment', 'd-retry', {
+      action: 'created',
+      installation: { id: 5002 },
+      repository: { id: repo!.githubId, full_name: 'dora/app' },
+      issue: { number: 4, state: 'open', title: 'Flaky test' },
+      comment: { id: 88, body: '@tandem please fix', user: { id: 777, login: 'dora', type: 'User' } },
+      sender: { id: 777, login: 'dora', type: 'User' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    const row = async () =>
+      (
+        await app.database.db
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.deliveryId, 'd-retry'))
+      )[0]!;
+    // Three retries (the test app waits 50, 100 and 200 ms), then it is kept for an operator.
+    await until(
+      'the delivery to be given up',
+      async () => ((await row()).attempts === 4 && (await row()).nextAttemptAt === null ? true : undefined),
+      { timeoutMs: 10_000, intervalMs: 25 },
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    const failed = await row();
+    expect(failed.processedAt).toBeNull();
+    expect(failed.error).toBeTruthy();
+    expect(JSON.parse(failed.payload!)).toMatchObject({ comment: { id: 88, body: '@tandem please fix' } });
   });
 });
 

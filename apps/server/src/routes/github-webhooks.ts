@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '@tandem/db';
 import { CHECKED_WEBHOOK_EVENTS, webhookPayloadSchema } from '@tandem/shared';
 import { AppError } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
 import type { CodeHostGateway } from '../github/gateway.js';
-import type { GitHubEventDeps } from '../services/github-events/handle-thread-event.js';
 import {
   deliveryTime,
-  forgetDeliveries,
-  handleWebhookEvent,
-  markDeliveryProcessed,
   payloadKey,
   pruneDeliveries,
   recordDelivery,
   WEBHOOK_MAX_AGE_MS,
-} from '../services/webhook-events.js';
+} from '../services/webhook-deliveries.js';
+import { HANDLED_WEBHOOK_EVENTS } from '../services/webhook-events.js';
+import type { WebhookQueue } from '../services/webhook-queue.js';
 
 /** Old delivery rows are pruned at most this often per process. */
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
@@ -23,10 +22,12 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * parsed; a delivery id seen before is acknowledged without being processed again. Deliveries
  * whose body dates them are refused once older than WEBHOOK_MAX_AGE_MS and are also remembered by
  * their body's digest, since the delivery id header is not signed (docs/security/http.md).
+ * A new delivery is stored with its checked payload and answered at once; the webhook queue
+ * applies it (with retries), so a slow handler never makes GitHub time out and redeliver.
  */
 export function githubWebhookRoutes(
   app: FastifyInstance,
-  deps: Omit<GitHubEventDeps, 'log' | 'gateway'> & { gateway: CodeHostGateway },
+  deps: { db: Db; gateway: Pick<CodeHostGateway, 'verifyWebhook'>; queue: Pick<WebhookQueue, 'kick'> },
 ): void {
   let prunedAt = 0;
   app.register(async (scope) => {
@@ -77,22 +78,18 @@ export function githubWebhookRoutes(
       // The header id, and for a dated delivery its signed body too: either seen before is a replay.
       const keys = sent ? [payloadKey(raw), deliveryId] : [deliveryId];
       const row = {
+        deliveryId,
         event,
         action,
         installationId: typeof installationId === 'number' ? installationId : null,
         requestId: request.id,
       };
-      if (!(await recordDelivery(deps.db, keys, row))) return reply.send({ ok: true, duplicate: true });
-
-      try {
-        // Events without a full schema keep their whole payload for handlers that read more.
-        const forHandler = CHECKED_WEBHOOK_EVENTS.has(event) ? payload : parsed;
-        await handleWebhookEvent(deps, { event, id: deliveryId }, forHandler, request.log);
-      } catch (error) {
-        await forgetDeliveries(deps.db, keys);
-        throw error;
-      }
-      await markDeliveryProcessed(deps.db, deliveryId);
+      // Events without a full schema keep their whole payload for handlers that read more.
+      const job = HANDLED_WEBHOOK_EVENTS.has(event)
+        ? JSON.stringify(CHECKED_WEBHOOK_EVENTS.has(event) ? payload : parsed)
+        : undefined;
+      if (!(await recordDelivery(deps.db, keys, row, job))) return reply.send({ ok: true, duplicate: true });
+      if (job) deps.queue.kick();
       return reply.send({ ok: true });
     });
   });

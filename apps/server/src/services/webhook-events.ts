@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { eq, inArray, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { setNumberState } from '@tandem/agent';
-import { repositories, webhookDeliveries, type Db } from '@tandem/db';
+import { repositories, type Db } from '@tandem/db';
 import type { ThreadWebhookPayload } from '@tandem/shared';
 import { handleThreadEvent, type GitHubEventDeps } from './github-events/handle-thread-event.js';
 import { recordNumberLifecycle } from './github-events/number-lifecycle.js';
@@ -81,6 +80,16 @@ async function onNumberState(db: Db, event: string, payload: ThreadWebhookPayloa
  * pull requests, and people's words on them (comments, reviews, new issues and pull requests),
  * which wake or start agents. Other events are only recorded.
  */
+/** Events with a handler: only these are queued with their payload; others are only recorded. */
+export const HANDLED_WEBHOOK_EVENTS = new Set([
+  'installation',
+  'installation_repositories',
+  'pull_request',
+  'issues',
+  'issue_comment',
+  'pull_request_review',
+]);
+
 export async function handleWebhookEvent(
   deps: Omit<GitHubEventDeps, 'log'>,
   delivery: { event: string; id: string },
@@ -159,111 +168,4 @@ async function onInstallationRepositories(db: Db, payload: InstallationPayload) 
     db,
     (payload.repositories_removed ?? []).map((r) => r.id),
   );
-}
-
-export async function markDeliveryProcessed(db: Db, deliveryId: string): Promise<void> {
-  await db
-    .update(webhookDeliveries)
-    .set({ processedAt: new Date() })
-    .where(eq(webhookDeliveries.deliveryId, deliveryId));
-}
-
-/**
- * How old a delivery we can date may be. GitHub lets an App's owner redeliver deliveries of the
- * past 3 days, so those are still accepted; anything older is refused as a possible replay.
- */
-export const WEBHOOK_MAX_AGE_MS = 72 * 60 * 60 * 1000;
-/**
- * How long delivery rows are kept: the age window plus a day, so a replay of a dated delivery is
- * either still in the table (a duplicate) or older than the window (refused).
- */
-export const DELIVERY_RETENTION_MS = WEBHOOK_MAX_AGE_MS + 24 * 60 * 60 * 1000;
-
-/** Event / action pairs whose payload carries the moment of the event in a signed field. */
-const DATED: Record<string, { actions: string[]; fields: [object: string, field: string][] }> = {
-  issues: {
-    actions: ['opened', 'closed', 'reopened'],
-    fields: [
-      ['issue', 'updated_at'],
-      ['issue', 'closed_at'],
-      ['issue', 'created_at'],
-    ],
-  },
-  pull_request: {
-    actions: ['opened', 'closed', 'reopened'],
-    fields: [
-      ['pull_request', 'updated_at'],
-      ['pull_request', 'closed_at'],
-      ['pull_request', 'created_at'],
-    ],
-  },
-  issue_comment: { actions: ['created'], fields: [['comment', 'created_at']] },
-  pull_request_review_comment: { actions: ['created'], fields: [['comment', 'created_at']] },
-  pull_request_review: { actions: ['submitted'], fields: [['review', 'submitted_at']] },
-};
-
-/**
- * When the event happened, from the signed body, for the actions that set one of its timestamps
- * (opening, closing or reopening sets updated_at; a new comment its created_at). Undefined for
- * every other delivery: GitHub signs no timestamp, and e.g. an installation's updated_at need
- * not move when a repository is added, so those cannot be dated.
- */
-export function deliveryTime(event: string, payload: unknown): Date | undefined {
-  const rule = DATED[event];
-  const body = payload as Record<string, unknown> | null;
-  if (!rule || !body || !rule.actions.includes(String(body.action))) return undefined;
-  let newest: number | undefined;
-  for (const [object, field] of rule.fields) {
-    const value = (body[object] as Record<string, unknown> | undefined)?.[field];
-    const ms =
-      typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value * 1000 : Number.NaN;
-    if (Number.isFinite(ms)) newest = Math.max(newest ?? ms, ms);
-  }
-  return newest === undefined ? undefined : new Date(newest);
-}
-
-/**
- * The key a dated delivery's signed body is remembered by. X-GitHub-Delivery is not covered by
- * the signature, so a replay could come with a fresh id; its body cannot change.
- */
-export function payloadKey(raw: string): string {
-  return `sha256:${createHash('sha256').update(raw).digest('hex')}`;
-}
-
-/** Drops delivery rows past the retention; the received_at index keeps this cheap. */
-export async function pruneDeliveries(db: Db, now = new Date()): Promise<void> {
-  await db
-    .delete(webhookDeliveries)
-    .where(lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_RETENTION_MS)));
-}
-
-/**
- * Records a delivery under each of its keys (header id, signed-body key); false when any key was
- * seen before (a replay), in which case nothing of this delivery stays recorded.
- */
-export async function recordDelivery(
-  db: Db,
-  keys: string[],
-  row: { event: string; action: string | null; installationId: number | null; requestId: string },
-): Promise<boolean> {
-  for (const [index, key] of keys.entries()) {
-    const inserted = await db
-      .insert(webhookDeliveries)
-      .values({ deliveryId: key, ...row })
-      .onConflictDoNothing()
-      .returning({ deliveryId: webhookDeliveries.deliveryId });
-    if (!inserted.length) {
-      await forgetDeliveries(db, keys.slice(0, index));
-      return false;
-    }
-  }
-  return true;
-}
-
-/**
- * Forgets a delivery whose processing failed (its header id and payload key), so the sender's
- * redelivery is processed again.
- */
-export async function forgetDeliveries(db: Db, keys: string[]): Promise<void> {
-  await db.delete(webhookDeliveries).where(inArray(webhookDeliveries.deliveryId, keys));
 }

@@ -165,6 +165,8 @@ export async function createTestApp(
     logger: pino({ level: 'silent' }),
     gateway,
     appSlug: codeHost?.credentials.slug ?? 'tandem',
+    // Retries in milliseconds, so a test sees a failed delivery applied on its next attempt.
+    webhookQueue: { retryDelaysMs: [50, 100, 200] },
     ...(options.access === 'code-host' ? {} : { permissions: membershipPermissions(database.db) }),
   });
 
@@ -197,6 +199,8 @@ export async function createTestApp(
       return { id: user!.id, username: user!.username, token };
     },
     async close() {
+      // Deliveries in hand may still enqueue agents: stop them before the runner.
+      await app.webhooks.stop();
       if (!(runner instanceof RecordingRunner)) await runner.stop();
       await app.server.close();
       await codeHost?.close();
