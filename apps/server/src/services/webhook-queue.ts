@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { webhookDeliveries, type Db } from '@tandem/db';
+import { webhookDeliveries } from '@tandem/db';
 import type { GitHubEventDeps } from './github-events/handle-thread-event.js';
 import { handleWebhookEvent } from './webhook-events.js';
 
