@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { EmbeddedRunner } from '@tandem/agent';
+import type { AgentRunner } from '@tandem/agent';
+import { testDatabaseKinds } from '@tandem/db/testing';
 import { agents, agentSources, conversationItems, repositories, users } from '@tandem/db';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,12 +26,19 @@ const scriptFile = writeScriptFile([
       { tool_calls: [{ name: 'task_complete', args: { summary: 'Added subtract in a pull request.' } }] },
     ],
   },
+  {
+    match: 'wait for CI',
+    steps: [
+      { tool_calls: [{ name: 'wait', args: { seconds: 3600 } }] },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'CI is green now.' } }] },
+    ],
+  },
   // Anything else: one answer, then "Done." for every later message.
   { steps: [{ tool_calls: [{ name: 'task_complete', args: { summary: 'Looked into it.' } }] }] },
 ]);
 
-describe('agents that live on the code host', () => {
-  const testApp = useTestApp('pglite', {
+describe.each(testDatabaseKinds())('agents that live on the code host on %s', (kind) => {
+  const testApp = useTestApp(kind, {
     codeHost: true,
     agents: { models: { scriptedModelFile: scriptFile } },
   });
@@ -56,7 +64,7 @@ describe('agents that live on the code host', () => {
       // are sent again: the second round).
       await app.codeHost!.webhooksIdle();
       await app.webhooks.idle();
-      await (app.runner as EmbeddedRunner).idle();
+      await (app.runner as AgentRunner).idle();
     }
   }
 
@@ -308,6 +316,37 @@ describe('agents that live on the code host', () => {
     });
     expect(await agentsOn('ada/playground')).toHaveLength(1);
     expect(await messagesOf(started[0]!.id)).toHaveLength(1);
+  });
+
+  it('wakes a waiting agent with a comment on the issue it follows', async () => {
+    const issue = await rest('ada', 'POST', '/repos/acme/webapp/issues', { title: 'Release', body: '' });
+    await rest('ada', 'POST', `/repos/acme/webapp/issues/${issue.number}/comments`, {
+      body: '@tandem wait for CI, then tell me',
+    });
+    await settle();
+    const sources = await app.database.db
+      .select({ agentId: agentSources.agentId })
+      .from(agentSources)
+      .where(eq(agentSources.number, issue.number));
+    const agentId = sources[0]!.agentId;
+    const status = async () =>
+      (await app.database.db.select().from(agents).where(eq(agents.id, agentId)))[0]!.status;
+    expect(await status()).toBe('waiting');
+
+    await rest('ada', 'POST', `/repos/acme/webapp/issues/${issue.number}/comments`, { body: 'CI passed.' });
+    await settle();
+    expect(await status()).toBe('paused');
+    const wakes = await app.database.db
+      .select({ data: conversationItems.data })
+      .from(conversationItems)
+      .where(and(eq(conversationItems.agentId, agentId), eq(conversationItems.actionType, 'WakeEvent')));
+    expect(wakes.map((w) => w.data.wake_status)).toEqual(['message']);
+    const comments = (await rest(
+      'ada',
+      'GET',
+      `/repos/acme/webapp/issues/${issue.number}/comments`,
+    )) as unknown as { body: string }[];
+    expect(comments.at(-1)!.body).toBe('CI is green now.');
   });
 
   async function appJwt(): Promise<string> {

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { agentReads, agents, repositories } from '@tandem/db';
 import { preparedPerDatabase } from './poll-queries.js';
+import { WORKING_STATUSES } from '@tandem/shared';
 import type { AuthenticatedUser } from './sessions.js';
 import type { Db } from '@tandem/db';
 
@@ -33,7 +34,7 @@ export async function statusCounts(db: Db, viewer: AuthenticatedUser) {
   const rows = await viewerAgents(db).execute({ viewer: viewer.id });
   const item = (r: (typeof rows)[number]) => ({ id: r.id, title: r.title, repo_name: r.repoName });
   return {
-    running_agents: rows.filter((r) => r.status === 'open' || r.status === 'pending').map(item),
+    running_agents: rows.filter((r) => (WORKING_STATUSES as readonly string[]).includes(r.status)).map(item),
     unread_agents: rows
       .filter((r) => r.latest !== null && (r.readAt === null || r.readAt < r.latest))
       .map(item),

@@ -1,6 +1,6 @@
 import { WORKING_STATUSES } from '@tandem/shared';
 
-/** An agent is working while its status is open or pending (workspace §4). */
+/** An agent is working while its status is open, pending or waiting (workspace §4). */
 export function isWorking(status: string | undefined): boolean {
   return status !== undefined && (WORKING_STATUSES as readonly string[]).includes(status);
 }

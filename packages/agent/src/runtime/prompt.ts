@@ -1,3 +1,4 @@
+import { INSTRUCTIONS_FILE } from './repo-instructions.js';
 import type { RepoInfo } from './tools/types.js';
 
 /** The standing instructions of every editor agent. */
@@ -7,8 +8,10 @@ export function systemPrompt(options: {
   baseBranch: string;
   /** The user's Automatic PR Creation setting (platform §3); on unless given. */
   autoCreatePr?: boolean;
+  /** The repository's `.tandem/README.md`, when it has one. */
+  instructions?: string | null;
 }): string {
-  return [
+  const lines = [
     `You are Tandem, an AI software engineer working in the repository ${options.repo.fullName}.`,
     `Your checkout is on the branch ${options.branch}, made from ${options.baseBranch}. Paths are relative to the repository root.`,
     options.autoCreatePr === false
@@ -17,7 +20,15 @@ export function systemPrompt(options: {
     'As soon as you understand the task, call set_title with a short, specific title for this conversation.',
     'Use the tools to act; the people you work with see every file you view, every edit, every command and its output.',
     'When you are done, or need an answer from the user, call task_complete with a short summary. Never invent results you did not see.',
-  ].join('\n');
+  ];
+  if (options.instructions)
+    lines.push(
+      `The repository's maintainers left these instructions for agents in ${INSTRUCTIONS_FILE}; follow them unless the user asks otherwise:`,
+      '<repository-instructions>',
+      options.instructions,
+      '</repository-instructions>',
+    );
+  return lines.join('\n');
 }
 
 export const SUMMARY_INSTRUCTIONS =

@@ -14,6 +14,7 @@ import type { Pool } from 'pg';
 import { WarmPool } from '../sandbox/index.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
 import type { AgentRunner } from './runner.js';
+import { cancelWait } from './wait.js';
 import { disposeSandbox, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
 
 export const RUN_AGENT_TASK = 'run_agent';
@@ -120,9 +121,29 @@ export class QueueRunner implements AgentRunner {
       );
   }
 
+  /**
+   * A waiting agent's wake: a job in the agent's queue that runs at `at` (graphile-worker keeps it
+   * across restarts; a newer wait replaces it by its key). A run before then finds it waiting.
+   */
+  private wakeAt(agentId: string, at: Date): void {
+    if (this.stopped || !this.utils) return;
+    void this.utils
+      .addJob(
+        RUN_AGENT_TASK,
+        { agentId },
+        { queueName: queueOf(agentId), jobKey: `wake:${agentId}`, runAt: at, maxAttempts: 25 },
+      )
+      .catch((error: unknown) => this.deps.logger.error({ err: error, agentId }, 'could not queue a wake'));
+  }
+
   async interrupt(agentId: string): Promise<void> {
     await this.deps.db.update(agents).set({ interruptRequested: true }).where(eq(agents.id, agentId));
     this.running.get(agentId)?.abort(USER_INTERRUPT);
+    // A waiting agent has no run to stop: stopping ends the wait and drops its wake job.
+    if (await cancelWait(this.deps.db, agentId)) {
+      const schema = this.options.schema ?? 'graphile_worker';
+      await this.options.pgPool.query(`select "${schema}".remove_job($1)`, [`wake:${agentId}`]);
+    }
     // A run that is queued or going elsewhere sees the flag; an agent with no run has nothing to stop.
     await this.deps.db
       .update(agents)
@@ -141,17 +162,21 @@ export class QueueRunner implements AgentRunner {
     if (this.options.ownsPool) await this.options.pgPool.end();
   }
 
-  /** Resolves once the agent has no run queued or going (tests). */
-  async idle(agentId: string, timeoutMs = 60_000): Promise<void> {
+  /** Resolves once the agent has no run due or going (tests); a waiting agent's wake is not due. */
+  async idle(agentId?: string, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     const schema = this.options.schema ?? 'graphile_worker';
     for (;;) {
       const { rows } = await this.options.pgPool.query<{ n: string }>(
-        `select count(*) as n from "${schema}".jobs where queue_name = $1`,
-        [queueOf(agentId)],
+        agentId
+          ? `select count(*) as n from "${schema}".jobs where queue_name = $1 and run_at <= now()`
+          : `select count(*) as n from "${schema}".jobs where queue_name like 'agent:%' and run_at <= now()`,
+        agentId ? [queueOf(agentId)] : [],
       );
-      if (rows[0]?.n === '0' && !this.running.has(agentId)) return;
-      if (Date.now() > deadline) throw new Error(`agent ${agentId} still has runs after ${timeoutMs} ms`);
+      const busy = agentId ? this.running.has(agentId) : this.running.size > 0;
+      if (rows[0]?.n === '0' && !busy) return;
+      if (Date.now() > deadline)
+        throw new Error(`agent ${agentId ?? '(any)'} still has runs after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -174,6 +199,7 @@ export class QueueRunner implements AgentRunner {
         take: () => this.pool.take(agentId),
         keep: (sandbox) =>
           this.stopped ? void disposeSandbox(sandbox) : this.pool.release(agentId, sandbox),
+        wakeAt: (at) => this.wakeAt(agentId, at),
       });
       try {
         await run.run();

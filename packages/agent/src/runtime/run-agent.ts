@@ -28,6 +28,8 @@ import { autoReview } from './auto-review.js';
 import { startRepoScript } from './tools/shell.js';
 import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
+import { beginWait, endWait } from './wait.js';
+import { readRepoInstructions } from './repo-instructions.js';
 import { loggableError } from './loggable-error.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
 import {
@@ -63,13 +65,11 @@ export interface RuntimeDeps {
   secrets?: (repositoryId: string) => Promise<Record<string, string>>;
   /** A run stops after this many model calls and waits for the user (a runaway guard). */
   maxModelCalls?: number;
-  /** Upper bound of one `wait` inside a run (longer waits end the run and resume later). */
-  maxWaitMs?: number;
 }
 
 export const OUT_OF_CREDITS_MESSAGE = 'Your installation is out of credits. Buy more now.';
 
-type RunEnd = 'idle' | 'interrupted';
+type RunEnd = 'idle' | 'interrupted' | 'waiting';
 
 /** Abort reasons: a user's interrupt ends the run; a shutdown leaves it queued for the next start. */
 export const USER_INTERRUPT = 'interrupt';
@@ -153,13 +153,22 @@ export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id' | 'creatorI
 
 export class AgentRun {
   private agent!: AgentRow;
+  /** The repository's `.tandem/README.md`, read once per run (the agent may edit it meanwhile). */
+  private instructions: string | null = null;
+  /** Set when this run's wait tool ended it. */
+  private waitingUntil: Date | null = null;
   private repo!: RepoInfo & { creditLimit: number };
 
   constructor(
     private readonly deps: RuntimeDeps,
     private readonly agentId: string,
     private readonly signal: AbortSignal,
-    private readonly warm: { take(): WarmSandbox | undefined; keep(sandbox: WarmSandbox): void },
+    private readonly warm: {
+      take(): WarmSandbox | undefined;
+      keep(sandbox: WarmSandbox): void;
+      /** Asks for a run at `at` (the runner's timer); earlier runs find the agent still waiting. */
+      wakeAt(at: Date): void;
+    },
   ) {}
 
   private emit = (item: NewItem) => appendItem(this.deps.db, this.agentId, item);
@@ -187,8 +196,28 @@ export class AgentRun {
       return this.setStatus('paused');
     }
     this.repo = repo;
+    // A paused agent wakes on a message; a waiting one also when its time is up. A run asked for
+    // otherwise (Run Scripts, a restart, a stale wake) leaves the model asleep, and without
+    // scripts to start it ends before any sandbox is prepared.
+    let waitingUntil = agent.wakeAt;
+    let awake = agent.status !== 'paused' && !waitingUntil;
+    if (!awake) {
+      const news = (await syncUserMessages(db, this.agentId)) > 0;
+      const due = waitingUntil !== null && waitingUntil.getTime() <= Date.now();
+      if (waitingUntil && (due || news)) {
+        await endWait(db, this.agentId, due ? 'woke' : 'message');
+        waitingUntil = null;
+      }
+      awake = news || due;
+      if (!awake && !agent.pendingScripts.length) {
+        if (!waitingUntil) return;
+        this.warm.wakeAt(waitingUntil);
+        return this.setStatus('waiting');
+      }
+    }
     await this.setStatus('open');
     let sandbox: WarmSandbox | undefined;
+    let end: RunEnd | undefined;
     try {
       const model = resolveModel(agent.model, this.deps.models);
       if (!model.ok) {
@@ -198,13 +227,17 @@ export class AgentRun {
       }
       sandbox = this.warm.take() ?? (await prepareSandbox(this.deps, agent, repo, this.emit));
       await this.startRequestedScripts(sandbox);
+      this.instructions = await readRepoInstructions(sandbox.workspace.dir);
       // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
       // scripts and leaves the model (and any steps it had left) alone.
-      const end = await this.loop(model, sandbox, agent.status !== 'paused');
+      end = await this.loop(model, sandbox, awake);
       if (end === 'interrupted' && this.signal.reason !== SHUTDOWN) {
         await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, this.agentId));
+        if (waitingUntil) await db.update(agents).set({ wakeAt: null }).where(eq(agents.id, this.agentId));
+        waitingUntil = null;
         await this.emit(actionItem('InterruptEvent'));
       }
+      if (end === 'waiting') waitingUntil = this.waitingUntil;
     } catch (error) {
       if (this.signal.reason === SHUTDOWN) return;
       this.deps.logger.error(
@@ -215,7 +248,12 @@ export class AgentRun {
       await this.emit(actionItem('ErrorEvent', { exception: sandbox ? sandbox.scrub(message) : message }));
     } finally {
       if (sandbox) this.warm.keep(sandbox);
-      await this.setStatus(this.signal.aborted && this.signal.reason === SHUTDOWN ? 'pending' : 'paused');
+      if (this.signal.aborted && this.signal.reason === SHUTDOWN) await this.setStatus('pending');
+      else if (waitingUntil) {
+        // The run ends here: the slot is free while the agent waits.
+        this.warm.wakeAt(waitingUntil);
+        await this.setStatus('waiting');
+      } else await this.setStatus('paused');
     }
   }
 
@@ -237,6 +275,7 @@ export class AgentRun {
         const stop = await this.executeTools(pending, sandbox);
         if (stop === 'complete') return 'idle';
         if (stop === 'interrupted') return 'interrupted';
+        if (stop === 'waiting') return 'waiting';
         continue;
       }
       await syncUserMessages(db, this.agentId);
@@ -293,6 +332,7 @@ export class AgentRun {
           branch: sandbox.workspace.branch,
           baseBranch: sandbox.workspace.baseBranch,
           autoCreatePr: requester.autoCreatePr,
+          instructions: this.instructions,
         }),
         messages: history,
         tools: toolSet(),
@@ -370,9 +410,9 @@ export class AgentRun {
   private async executeTools(
     calls: ToolCallPart[],
     sandbox: WarmSandbox,
-  ): Promise<'complete' | 'interrupted' | null> {
+  ): Promise<'complete' | 'interrupted' | 'waiting' | null> {
     const requester = await requesterOf(this.deps.db, this.agent);
-    let stop: 'complete' | 'interrupted' | null = null;
+    let stop: 'complete' | 'interrupted' | 'waiting' | null = null;
     for (const call of calls) {
       const output = await this.executeTool(call, sandbox, requester);
       await appendSpice(this.deps.db, this.agentId, {
@@ -400,28 +440,12 @@ export class AgentRun {
       }
       if (output.stop?.kind === 'complete') stop = 'complete';
       if (output.stop?.kind === 'wait') {
-        const woke = await this.wait(output.stop.seconds);
-        if (!woke) stop = 'interrupted';
+        // Calls after the wait stay pending and run when the agent wakes.
+        this.waitingUntil = await beginWait(this.deps.db, this.agentId, output.stop.seconds);
+        return 'waiting';
       }
     }
     return stop;
-  }
-
-  private async wait(seconds: number): Promise<boolean> {
-    const ms = Math.min(seconds * 1000, this.deps.maxWaitMs ?? 10 * 60_000);
-    const aborted = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      this.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve(true);
-        },
-        { once: true },
-      );
-    });
-    if (!aborted) await this.emit(actionItem('WakeEvent', { wake_status: 'woke' }));
-    return !aborted;
   }
 
   private async executeTool(call: ToolCallPart, sandbox: WarmSandbox, requester: Requester) {

@@ -3,6 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { WarmPool } from '../sandbox/index.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
 import { endOrphanedShells } from './ended-shells.js';
+import { cancelWait, waitingAgents } from './wait.js';
 import { disposeSandbox, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
 
 /** Shells live at most 2 hours: older shell items were ended (or are ended) anyway. */
@@ -19,8 +20,8 @@ export interface AgentRunner {
   interrupt(agentId: string): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Resolves once the agent has no run queued or going (tests, tools). */
-  idle(agentId: string): Promise<void>;
+  /** Resolves once the agent (or, without one, every agent) has no run due or going (tests, tools). */
+  idle(agentId?: string): Promise<void>;
 }
 
 interface Slot {
@@ -31,6 +32,8 @@ interface Slot {
 
 export class EmbeddedRunner implements AgentRunner {
   private readonly slots = new Map<string, Slot>();
+  /** Waiting agents' wake timers (one per agent; a newer wait replaces it). */
+  private readonly wakeTimers = new Map<string, NodeJS.Timeout>();
   private readonly waiting: (() => void)[] = [];
   private running = 0;
   private stopped = false;
@@ -55,6 +58,21 @@ export class EmbeddedRunner implements AgentRunner {
       .from(agents)
       .where(and(inArray(agents.status, ['pending', 'open']), eq(agents.archived, false)));
     for (const { id } of unfinished) this.enqueue(id);
+    for (const { id, wakeAt } of await waitingAgents(this.deps.db)) this.wakeAt(id, wakeAt);
+  }
+
+  /** Asks for the agent's run when its wait is over (the run finds out whether it still waits). */
+  private wakeAt(agentId: string, at: Date): void {
+    if (this.stopped) return;
+    clearTimeout(this.wakeTimers.get(agentId));
+    // setTimeout holds 2^31 - 1 ms at most; a longer wait re-arms when this one fires.
+    const delay = Math.min(Math.max(0, at.getTime() - Date.now()), 2 ** 31 - 1);
+    const timer = setTimeout(() => {
+      this.wakeTimers.delete(agentId);
+      this.enqueue(agentId);
+    }, delay);
+    timer.unref();
+    this.wakeTimers.set(agentId, timer);
   }
 
   enqueue(agentId: string): void {
@@ -77,8 +95,13 @@ export class EmbeddedRunner implements AgentRunner {
       slot.again = false;
       slot.controller.abort(USER_INTERRUPT);
     } else {
-      // The embedded runner is the only runner: with nothing running there is nothing to stop.
+      // The embedded runner is the only runner: with nothing running there is nothing to stop,
+      // unless the agent waits, which stopping ends.
       await this.deps.db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, agentId));
+      if (await cancelWait(this.deps.db, agentId)) {
+        clearTimeout(this.wakeTimers.get(agentId));
+        this.wakeTimers.delete(agentId);
+      }
     }
   }
 
@@ -94,6 +117,8 @@ export class EmbeddedRunner implements AgentRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const timer of this.wakeTimers.values()) clearTimeout(timer);
+    this.wakeTimers.clear();
     for (const slot of this.slots.values()) slot.controller.abort(SHUTDOWN);
     await Promise.all([...this.slots.values()].map((s) => s.done));
     await this.pool.disposeAll();
@@ -124,6 +149,7 @@ export class EmbeddedRunner implements AgentRunner {
           take: () => this.pool.take(agentId),
           keep: (sandbox) =>
             this.stopped ? void disposeSandbox(sandbox) : this.pool.release(agentId, sandbox),
+          wakeAt: (at) => this.wakeAt(agentId, at),
         });
         try {
           await run.run();

@@ -60,6 +60,11 @@ export const agents = pgTable(
       .$type<{ script_path: string; restart: boolean }[]>()
       .notNull()
       .default([]),
+    /**
+     * Set while the agent waits (the wait tool): the run has ended and holds no runner slot; its
+     * timer, a new message or a comment on a subscription wakes it, whichever comes first.
+     */
+    wakeAt: timestamp('wake_at', { withTimezone: true, precision: 6 }),
     latestTimestamp: timestamp('latest_timestamp', { withTimezone: true, precision: 6 }),
     lastActive: timestamp('last_active', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),

@@ -298,5 +298,8 @@ export const statusCountsSchema = z.object({
   running_agents: z.array(statusCountItemSchema),
   unread_agents: z.array(statusCountItemSchema),
 });
-/** Statuses in which an agent counts as working (workspace §4). */
-export const WORKING_STATUSES = ['open', 'pending'] as const;
+/**
+ * Statuses in which an agent counts as working (workspace §4). 'waiting': its wait tool ended the
+ * run until a timer, a message or a comment wakes it; it holds no runner slot but is not done.
+ */
+export const WORKING_STATUSES = ['open', 'pending', 'waiting'] as const;

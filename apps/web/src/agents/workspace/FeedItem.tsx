@@ -171,7 +171,9 @@ function ActionItem({ item }: { item: ConversationItem }) {
     case 'WakeEvent':
       return (
         <Line>
-          Woke up{item.wake_status && item.wake_status !== 'woke' ? ` (${str(item.wake_status)})` : ''}.
+          {item.wake_status === 'message'
+            ? 'Woke up early: something new arrived.'
+            : `Woke up${item.wake_status && item.wake_status !== 'woke' ? ` (${str(item.wake_status)})` : ''}.`}
         </Line>
       );
     case 'ShutdownEvent':

@@ -9,7 +9,8 @@ export const MAX_WAIT_SECONDS = 3600;
 
 export const waitTool = defineTool({
   name: 'wait',
-  description: 'Pause for a number of seconds (e.g. for CI or a deploy), then continue.',
+  description:
+    'Pause for up to a number of seconds (e.g. for CI or a deploy), then continue. A new message or a comment on a followed issue or pull request wakes you earlier.',
   input: z.object({ seconds: z.number().int().positive().max(MAX_WAIT_SECONDS) }),
   async execute(input, ctx) {
     await ctx.emit({
@@ -17,7 +18,12 @@ export const waitTool = defineTool({
       actionType: 'WaitEvent',
       data: { action_type: 'WaitEvent', seconds: input.seconds, wait_status: 'waiting' },
     });
-    return { output: `Waited ${input.seconds} s`, stop: { kind: 'wait', seconds: input.seconds } };
+    return {
+      output:
+        `Waiting up to ${input.seconds} s. You are woken when the time is up, or earlier by a new ` +
+        'message or a comment on an issue or pull request you follow; anything new comes after this.',
+      stop: { kind: 'wait', seconds: input.seconds },
+    };
   },
 });
 

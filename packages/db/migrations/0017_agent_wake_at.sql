@@ -1,0 +1,1 @@
+ALTER TABLE "agents" ADD COLUMN "wake_at" timestamp (6) with time zone;
