@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { changeIssueState } from '../actions/change-issue-state.js';
 import { commentOnIssue } from '../actions/comment-on-issue.js';
+import { MAX_TITLE_LENGTH, openIssue } from '../actions/open-issue.js';
 import { sessionUser } from '../oauth/session.js';
 import { HttpError, type Context } from '../rest/context.js';
 import type { HostIssue, HostRepo } from '../store/types.js';
@@ -41,13 +42,57 @@ export function issuePageRoutes(app: FastifyInstance, ctx: Context): void {
           )
           .join('');
         const noun = kind === 'pulls' ? 'pull requests' : 'issues';
+        const user = sessionUser(request, ctx);
+        const canOpen = kind === 'issues' && user && host.canWrite(actorFor(user), repo);
         const body = `${repoNav(ctx, repo, kind)}
-<p><a href="${esc(`${repoBase(repo)}/${kind}?state=${other}`)}">Show ${other} ${noun}</a></p>
+<p><a href="${esc(`${repoBase(repo)}/${kind}?state=${other}`)}">Show ${other} ${noun}</a>${canOpen ? ` · <a href="${esc(`${repoBase(repo)}/issues/new`)}">New issue</a>` : ''}</p>
 ${threads.length ? `<ul class="files" aria-label="${esc(`${state} ${noun}`)}">${items}</ul>` : `<p class="muted">No ${state} ${noun}.</p>`}`;
         return sendPage(request, reply, ctx, `${state === 'open' ? 'Open' : 'Closed'} ${noun}`, body);
       },
     );
   }
+
+  app.get<{ Params: RepoParams }>('/:owner/:repo/issues/new', async (request, reply) => {
+    const repo = visibleRepo(request, ctx, request.params);
+    const user = sessionUser(request, ctx);
+    if (!user || !host.canWrite(actorFor(user), repo)) {
+      return sendProblem(
+        request,
+        reply,
+        ctx,
+        user ? 403 : 401,
+        user ? 'Not allowed' : 'Sign in first',
+        user ? 'You need write access to this repository.' : 'Sign in to open an issue.',
+        { href: `${repoBase(repo)}/issues`, label: 'Back to the issues' },
+      );
+    }
+    const body = `${repoNav(ctx, repo, 'issues')}
+<form method="post" action="${esc(`${repoBase(repo)}/issues`)}" aria-label="New issue">
+<label for="issue-title">Title</label><input id="issue-title" name="title" required maxlength="${MAX_TITLE_LENGTH}">
+<label for="issue-body">Description</label><textarea id="issue-body" name="body" rows="8"></textarea>
+<button type="submit">Submit new issue</button>
+</form>`;
+    return sendPage(request, reply, ctx, 'New issue', body);
+  });
+
+  app.post<{ Params: RepoParams; Body: { title?: unknown; body?: unknown } }>(
+    '/:owner/:repo/issues',
+    { bodyLimit: FORM_BODY_LIMIT },
+    async (request, reply) => {
+      const allowed = guardWrite(request, reply, ctx, 'write');
+      if (!allowed) return reply;
+      try {
+        const issue = openIssue(ctx, allowed.repo, allowed.actor, request.body ?? {});
+        return reply.redirect(threadUrl(allowed.repo, issue), 303);
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.status >= 500) throw error;
+        return sendProblem(request, reply, ctx, error.status, 'That did not work', error.message, {
+          href: `${repoBase(allowed.repo)}/issues/new`,
+          label: 'Back to the new issue',
+        });
+      }
+    },
+  );
 
   app.get<{ Params: NumberParams }>('/:owner/:repo/issues/:number', async (request, reply) => {
     const repo = visibleRepo(request, ctx, request.params);

@@ -189,4 +189,39 @@ describe('code host pages: pull requests and issues', () => {
     expect((await h.get('/acme/webapp/issues?state=closed', bob)).text).not.toContain('Greet should trim');
     expect((await h.get('/acme/webapp/issues', bob)).text).toContain('Greet should trim');
   });
+
+  it('opens an issue from the New issue page for writers only; issues opened fires', async () => {
+    const from = h.receiver.deliveries.length;
+    const list = await h.get('/acme/webapp/issues', bob);
+    expect(list.text).toContain('href="/acme/webapp/issues/new"');
+    const form = await h.get('/acme/webapp/issues/new', bob);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('aria-label="New issue"');
+    // Signed out, the private repository does not exist (as on GitHub); eve cannot see it either.
+    expect((await h.get('/acme/webapp/issues/new')).status).toBe(404);
+    expect((await h.get('/acme/webapp/issues/new', await h.signIn('eve'))).status).toBe(404);
+    expect(
+      (await h.post('/acme/webapp/issues', { title: 'x' }, { cookie: bob, origin: 'http://evil.test' }))
+        .status,
+    ).toBe(403);
+    expect((await h.post('/acme/webapp/issues', { title: '  ' }, { cookie: bob })).status).toBe(422);
+    expect((await h.post('/acme/webapp/issues', { title: 'x'.repeat(300) }, { cookie: bob })).status).toBe(
+      422,
+    );
+    expect(await events(from, 'issues')).toEqual([]);
+
+    const ok = await h.post(
+      '/acme/webapp/issues',
+      { title: 'Broken link', body: 'On the home page.' },
+      { cookie: bob },
+    );
+    expect(ok.status).toBe(303);
+    const number = Number(/\/acme\/webapp\/issues\/(\d+)$/.exec(ok.location ?? '')?.[1]);
+    expect(thread(number)).toMatchObject({ state: 'open', comments: [] });
+    const [opened] = await events(from, 'issues');
+    expect(opened?.payload).toMatchObject({
+      action: 'opened',
+      issue: { number, title: 'Broken link', body: 'On the home page.', user: { login: 'bob' } },
+    });
+  });
 });

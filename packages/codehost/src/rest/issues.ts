@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { announceIssueChange } from '../actions/announce-issue-change.js';
 import { commentOnIssue } from '../actions/comment-on-issue.js';
-import type { HostIssue } from '../store/types.js';
+import { openIssue } from '../actions/open-issue.js';
 import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
-import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issue-model.js';
+import { applyIssueEdit, eventBase, findIssue } from './issue-model.js';
 
 type RepoParams = { owner: string; repo: string };
 type NumberParams = RepoParams & { number: string };
@@ -28,27 +28,7 @@ export function issueRoutes(app: FastifyInstance, ctx: Context): void {
     '/repos/:owner/:repo/issues',
     async (request, reply) => {
       const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
-      const title = typeof request.body?.title === 'string' ? request.body.title.trim() : '';
-      if (!title) throw new HttpError(422, 'Validation Failed: title is missing');
-      const now = new Date().toISOString();
-      const issue: HostIssue = {
-        number: nextNumber(ctx, repo),
-        repo: `${repo.owner}/${repo.name}`,
-        title,
-        body: typeof request.body?.body === 'string' ? request.body.body : '',
-        author: host.actorLogin(actor),
-        state: 'open',
-        createdAt: now,
-        updatedAt: now,
-        closedAt: null,
-        comments: [],
-      };
-      host.store.update((s) => s.issues.push(issue));
-      ctx.webhooks.send('issues', {
-        action: 'opened',
-        issue: shapes.issue(repo, issue),
-        ...eventBase(ctx, repo, actor),
-      });
+      const issue = openIssue(ctx, repo, actor, request.body ?? {});
       return reply.status(201).send(shapes.issue(repo, issue));
     },
   );
