@@ -50,6 +50,7 @@ describe('tagging the bot on the code host', () => {
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
 
     // In Tandem, the agent is bob's (his own agents list has it), subscribed to the issue.
+    await page.goto('/agents');
     const agentHref = await page.evaluate(async (number) => {
       const res = await fetch('/api/agents/acme/webapp?rows_per_page=100');
       const body = (await res.json()) as {

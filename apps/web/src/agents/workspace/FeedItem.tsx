@@ -211,8 +211,11 @@ function ShellGroup({ entry }: { entry: Extract<FeedEntry, { kind: 'shell' }> })
           </Button>
         ) : null}
       </Stack>
+      {/* Focusable, so keyboard users can scroll long output (axe: scrollable-region-focusable). */}
       <Box
         component="pre"
+        tabIndex={0}
+        aria-label={`Output of ${str(entry.shell.command)}`}
         sx={{ m: 0, maxHeight: 240, overflow: 'auto', fontSize: 12, whiteSpace: 'pre-wrap' }}
       >
         {output}

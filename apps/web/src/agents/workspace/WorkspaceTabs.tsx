@@ -37,6 +37,7 @@ function ShellWindow({ pid, entries }: { pid: number; entries: FeedEntry[] }) {
       </Stack>
       <Box
         component="pre"
+        tabIndex={0}
         aria-label={`Output of shell #${pid}`}
         sx={{
           flex: 1,

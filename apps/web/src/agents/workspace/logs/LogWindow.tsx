@@ -87,6 +87,7 @@ export function LogDetails({ log, headingId }: { log: AgentLog; headingId: strin
         <AccordionDetails sx={{ p: 0 }}>
           <Box
             component="pre"
+            tabIndex={0}
             aria-label="Script"
             sx={{ ...monospace, overflow: 'auto', maxHeight: 320, whiteSpace: 'pre' }}
           >
