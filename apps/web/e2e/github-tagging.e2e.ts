@@ -56,7 +56,9 @@ describe('tagging the bot on the code host', () => {
       const body = (await res.json()) as {
         agents: { id: string; sources: Record<string, { number: number | null }[]> }[];
       };
-      const agent = body.agents.find((a) => (a.sources['acme/webapp'] ?? []).some((s) => s.number === number));
+      const agent = body.agents.find((a) =>
+        (a.sources['acme/webapp'] ?? []).some((s) => s.number === number),
+      );
       return agent ? `/gh/acme/webapp/agent/${agent.id}` : null;
     }, issueNumber);
     expect(agentHref).not.toBeNull();

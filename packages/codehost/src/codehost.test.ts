@@ -237,6 +237,36 @@ describe('local code host', () => {
     expect([first.nodes[0]!.name, second.nodes[0]!.name].sort()).toEqual(['main', 'tandem-1']);
   });
 
+  it('counts REST requests per credential and can answer with primary and secondary limits', async () => {
+    const token = await host.issueInstallationToken(1000);
+    const get = () =>
+      fetch(`${host.apiUrl}/repos/acme/webapp`, { headers: { authorization: `token ${token}` } });
+    const first = await get();
+    const second = await get();
+    const remaining = (r: Response) => Number(r.headers.get('x-ratelimit-remaining'));
+    expect(first.headers.get('x-ratelimit-limit')).toBe('5000');
+    expect(remaining(second)).toBe(remaining(first) - 1);
+    expect(Number(second.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    const before = host.rateLimitedResponses();
+
+    host.simulateRateLimit({ kind: 'primary', requests: 1, resetInSeconds: 2 });
+    const primary = await get();
+    expect(primary.status).toBe(403);
+    expect(primary.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(primary.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(Date.now() / 1000 + 3);
+    expect(((await primary.json()) as { message: string }).message).toMatch(/^API rate limit exceeded/);
+
+    host.simulateRateLimit({ kind: 'secondary', requests: 1, retryAfterSeconds: 7, status: 429 });
+    const secondary = await get();
+    expect(secondary.status).toBe(429);
+    expect(secondary.headers.get('retry-after')).toBe('7');
+    expect(((await secondary.json()) as { message: string }).message).toMatch(/secondary rate limit/);
+
+    // Back to normal after the simulated requests.
+    expect((await get()).status).toBe(200);
+    expect(host.rateLimitedResponses() - before).toBe(2);
+  });
+
   it('retries a failed webhook delivery with the same delivery id', async () => {
     receiver.failNext(2);
     const before = receiver.deliveries.length;

@@ -7,9 +7,11 @@ import { Shapes } from './rest/shapes.js';
 import { seed } from './seed/seed.js';
 import { createCodeHostServer } from './server.js';
 import { WebhookSender } from './webhooks/sender.js';
+import { RateLimits, type SimulatedLimit } from './rest/rate-limits.js';
 
 export { ensureAppCredentials, type AppCredentials } from './credentials.js';
 export { TEMPLATE_REPO } from './seed/seed.js';
+export type { SimulatedLimit } from './rest/rate-limits.js';
 
 export interface CodeHostOptions {
   /** Bare repositories and the store live here; everything survives a restart. */
@@ -42,6 +44,10 @@ export interface RunningCodeHost {
   webhooksIdle(): Promise<void>;
   issueInstallationToken(installationId: number): Promise<string>;
   issueUserToken(login: string): Promise<string>;
+  /** Makes the next REST requests meet a primary or secondary rate limit (tests); undefined clears. */
+  simulateRateLimit(limit: SimulatedLimit | undefined): void;
+  /** How many REST requests were answered with a (simulated) rate limit. */
+  rateLimitedResponses(): number;
 }
 
 /** Starts the local GitHub-compatible code host (seeded, listening) — see DESIGN §6. */
@@ -65,6 +71,7 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     appPublicKey: appPublicKey(credentials.privateKey),
     setupUrl: options.setupUrl,
     shapes: new Shapes(host),
+    rateLimits: new RateLimits(),
   };
   const server = await createCodeHostServer(ctx, logger);
   await server.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
@@ -90,6 +97,8 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     webhooksIdle: () => webhooks.idle(),
     issueInstallationToken: async (id) => host.issueInstallationToken(id).token,
     issueUserToken: async (login) => host.issueUserToken(login).token,
+    simulateRateLimit: (limit) => ctx.rateLimits.simulate(limit),
+    rateLimitedResponses: () => ctx.rateLimits.limited,
   };
 }
 

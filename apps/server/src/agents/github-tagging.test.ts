@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { AgentRunner } from '@tandem/agent';
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { agents, agentSources, conversationItems, repositories, users } from '@tandem/db';
-import { and, asc, eq } from 'drizzle-orm';
+import { agents, agentSources, conversationItems, repositories, users, webhookDeliveries } from '@tandem/db';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, until, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp } from '../testing/test-app.js';
@@ -347,6 +347,37 @@ describe.each(testDatabaseKinds())('agents that live on the code host on %s', (k
       `/repos/acme/webapp/issues/${issue.number}/comments`,
     )) as unknown as { body: string }[];
     expect(comments.at(-1)!.body).toBe('CI is green now.');
+  });
+
+  it('backs off when the code host rate-limits it, then does the work', async () => {
+    const issue = await rest('ada', 'POST', '/repos/acme/webapp/issues', { title: 'Limits', body: '' });
+    await rest('ada', 'POST', `/repos/acme/webapp/issues/${issue.number}/comments`, {
+      body: '@tandem have a look at the limits',
+    });
+    // The product's next calls (the commenter's permission, the reaction) meet a secondary limit.
+    const before = app.codeHost!.rateLimitedResponses();
+    app.codeHost!.simulateRateLimit({ kind: 'secondary', requests: 1, retryAfterSeconds: 1 });
+    await settle();
+    expect(app.codeHost!.rateLimitedResponses() - before).toBe(1);
+    // The client waited out retry-after itself: the delivery went through on its first attempt.
+    const [delivery] = await app.database.db
+      .select({ attempts: webhookDeliveries.attempts, processedAt: webhookDeliveries.processedAt })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.event, 'issue_comment'))
+      .orderBy(desc(webhookDeliveries.receivedAt))
+      .limit(1);
+    expect(delivery).toMatchObject({ attempts: 1, processedAt: expect.any(Date) });
+    const [source] = await app.database.db
+      .select({ agentId: agentSources.agentId })
+      .from(agentSources)
+      .where(eq(agentSources.number, issue.number));
+    expect(source).toBeDefined();
+    const comments = (await rest(
+      'ada',
+      'GET',
+      `/repos/acme/webapp/issues/${issue.number}/comments`,
+    )) as unknown as { body: string; user: { login: string } }[];
+    expect(comments.at(-1)).toMatchObject({ body: 'Looked into it.', user: { login: 'tandem[bot]' } });
   });
 
   async function appJwt(): Promise<string> {

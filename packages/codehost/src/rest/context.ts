@@ -4,6 +4,7 @@ import { jwtVerify } from 'jose';
 import type { Actor, Host } from '../host.js';
 import type { HostRepo } from '../store/types.js';
 import type { WebhookSender } from '../webhooks/sender.js';
+import type { RateLimits } from './rate-limits.js';
 import type { Shapes } from './shapes.js';
 
 export class HttpError extends Error {
@@ -21,6 +22,7 @@ export interface Context {
   webhooks: WebhookSender;
   appPublicKey: KeyObject;
   setupUrl: string | undefined;
+  rateLimits: RateLimits;
 }
 
 export function appPublicKey(privateKeyPem: string): KeyObject {

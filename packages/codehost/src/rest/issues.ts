@@ -3,7 +3,7 @@ import { announceIssueChange } from '../actions/announce-issue-change.js';
 import { commentOnIssue } from '../actions/comment-on-issue.js';
 import { openIssue } from '../actions/open-issue.js';
 import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
-import { applyIssueEdit, eventBase, findIssue } from './issue-model.js';
+import { applyIssueEdit, findIssue } from './issue-model.js';
 
 type RepoParams = { owner: string; repo: string };
 type NumberParams = RepoParams & { number: string };
