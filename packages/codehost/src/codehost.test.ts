@@ -235,6 +235,29 @@ describe('local code host', () => {
     const second = await call(first.pageInfo.endCursor);
     expect(second.pageInfo.hasNextPage).toBe(false);
     expect([first.nodes[0]!.name, second.nodes[0]!.name].sort()).toEqual(['main', 'tandem-1']);
+
+    // As GitHub: no token is a 401, and a repository the caller cannot see is a NOT_FOUND error.
+    const anonymous = await fetch(`${host.url}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ rateLimit { remaining } }' }),
+    });
+    expect(anonymous.status).toBe(401);
+    const missing = await fetch(`${host.url}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `bearer ${token}` },
+      body: JSON.stringify({ query: '{ repository(owner: "acme", name: "nope") { name } }' }),
+    });
+    expect(await missing.json()).toMatchObject({
+      data: { repository: null },
+      errors: [
+        {
+          type: 'NOT_FOUND',
+          path: ['repository'],
+          message: "Could not resolve to a Repository with the name 'acme/nope'.",
+        },
+      ],
+    });
   });
 
   it('counts REST requests per credential and can answer with primary and secondary limits', async () => {

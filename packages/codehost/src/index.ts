@@ -63,6 +63,7 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     secret: credentials.webhookSecret,
     store: host.store,
     logger,
+    appId: credentials.appId,
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
   });
   const ctx: Context = {

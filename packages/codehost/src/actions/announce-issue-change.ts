@@ -1,5 +1,5 @@
 import type { Actor } from '../host.js';
-import { eventBase } from '../rest/issue-model.js';
+import { eventBase, type IssueChange } from '../rest/issue-model.js';
 import type { Context } from '../rest/context.js';
 import { pullJson } from '../rest/pull-json.js';
 import type { HostIssue, HostRepo } from '../store/types.js';
@@ -14,11 +14,13 @@ export async function announceIssueChange(
   repo: HostRepo,
   issue: HostIssue,
   actor: Actor,
-  action: string,
+  change: string | IssueChange,
 ): Promise<void> {
+  const { action, changes } = typeof change === 'string' ? { action: change, changes: undefined } : change;
   if (issue.pull) {
     ctx.webhooks.send('pull_request', {
       action,
+      ...(changes ? { changes } : {}),
       number: issue.number,
       pull_request: await pullJson(ctx, repo, issue),
       ...eventBase(ctx, repo, actor),
@@ -27,6 +29,7 @@ export async function announceIssueChange(
   }
   ctx.webhooks.send('issues', {
     action,
+    ...(changes ? { changes } : {}),
     issue: ctx.shapes.issue(repo, issue),
     ...eventBase(ctx, repo, actor),
   });

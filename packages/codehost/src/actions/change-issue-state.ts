@@ -17,7 +17,7 @@ export async function changeIssueState(
   state: 'open' | 'closed',
 ): Promise<string | null> {
   // applyIssueEdit throws before changing anything, so a refusal leaves the store as it was.
-  const action = ctx.host.store.update(() => applyIssueEdit(issue, { state }));
-  if (action) await announceIssueChange(ctx, repo, issue, actor, action);
-  return action;
+  const changes = ctx.host.store.update(() => applyIssueEdit(issue, { state }));
+  for (const change of changes) await announceIssueChange(ctx, repo, issue, actor, change);
+  return changes[0]?.action ?? null;
 }

@@ -44,7 +44,12 @@ export async function mergePull(
     if (!sha) throw new MergeError('conflict');
     const now = new Date().toISOString();
     ctx.host.store.update(() => {
-      Object.assign(pull, { merged: true, mergeCommitSha: sha, mergedAt: now });
+      Object.assign(pull, {
+        merged: true,
+        mergeCommitSha: sha,
+        mergedAt: now,
+        mergedBy: ctx.host.actorLogin(actor),
+      });
       Object.assign(issue, { state: 'closed', closedAt: now, updatedAt: now });
     });
     await announceIssueChange(ctx, repo, issue, actor, 'closed');

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { buildSchema, graphql } from 'graphql';
+import { buildSchema, graphql, GraphQLError } from 'graphql';
 import { listBranches, listTree } from '../git/repo-reads.js';
 import { actorOf, type Context } from '../rest/context.js';
+import { githubError } from '../rest/shapes.js';
 
 /** The slice of GitHub's GraphQL schema the product queries: branches and directory listings. */
 const schema = buildSchema(`
@@ -38,6 +39,9 @@ export function graphqlRoutes(app: FastifyInstance, ctx: Context): void {
     '/api/graphql',
     async (request, reply) => {
       const actor = actorOf(request, ctx.host);
+      // GitHub's GraphQL API answers nobody without a token.
+      if (actor.kind === 'anonymous')
+        return reply.status(401).send(githubError('This endpoint requires you to be authenticated.', 401));
       const rootValue = {
         rateLimit: () => ({
           remaining: 5000,
@@ -46,7 +50,10 @@ export function graphqlRoutes(app: FastifyInstance, ctx: Context): void {
         }),
         repository: ({ owner, name }: { owner: string; name: string }) => {
           const repo = ctx.host.repo(owner, name);
-          if (!repo || !ctx.host.canRead(actor, repo)) return null;
+          if (!repo || !ctx.host.canRead(actor, repo))
+            throw new GraphQLError(`Could not resolve to a Repository with the name '${owner}/${name}'.`, {
+              extensions: { type: 'NOT_FOUND' },
+            });
           const bare = ctx.host.repoPath(repo);
           return {
             name: repo.name,
@@ -94,7 +101,12 @@ export function graphqlRoutes(app: FastifyInstance, ctx: Context): void {
         rootValue,
         typeResolver: (value: { __typename?: string }) => value.__typename,
       });
-      return reply.send(result);
+      // GitHub puts an error's type beside its message (`"type": "NOT_FOUND"`), not in extensions.
+      const errors = result.errors?.map((error) => {
+        const { extensions, ...rest } = error.toJSON();
+        return { ...(typeof extensions?.type === 'string' ? { type: extensions.type } : {}), ...rest };
+      });
+      return reply.send(errors ? { ...result, errors } : result);
     },
   );
 }

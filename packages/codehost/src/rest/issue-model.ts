@@ -25,24 +25,34 @@ export function eventBase(ctx: Context, repo: HostRepo, actor: Actor) {
 }
 
 /** Applies title/body/state edits; returns the webhook action they amount to, if any. */
-export function applyIssueEdit(issue: HostIssue, body: { title?: unknown; body?: unknown; state?: unknown }) {
+/** One webhook's worth of change: GitHub sends `edited` (with what changed) apart from a state change. */
+export interface IssueChange {
+  action: string;
+  changes?: Record<string, unknown>;
+}
+
+export function applyIssueEdit(
+  issue: HostIssue,
+  body: { title?: unknown; body?: unknown; state?: unknown },
+): IssueChange[] {
   // Refusals come first, so a refused edit changes nothing.
   if (issue.pull?.merged && body.state === 'open' && issue.state !== 'open')
     throw new HttpError(422, 'Cannot reopen a merged pull request');
-  let action: string | null = null;
+  const changes: Record<string, { from: string }> = {};
   if (typeof body.title === 'string' && body.title !== issue.title) {
+    changes.title = { from: issue.title };
     issue.title = body.title;
-    action = 'edited';
   }
   if (typeof body.body === 'string' && body.body !== issue.body) {
+    changes.body = { from: issue.body };
     issue.body = body.body;
-    action = 'edited';
   }
+  const result: IssueChange[] = Object.keys(changes).length ? [{ action: 'edited', changes }] : [];
   if ((body.state === 'open' || body.state === 'closed') && body.state !== issue.state) {
     issue.state = body.state;
     issue.closedAt = body.state === 'closed' ? new Date().toISOString() : null;
-    action = body.state === 'closed' ? 'closed' : 'reopened';
+    result.push({ action: body.state === 'closed' ? 'closed' : 'reopened' });
   }
-  if (action) issue.updatedAt = new Date().toISOString();
-  return action;
+  if (result.length) issue.updatedAt = new Date().toISOString();
+  return result;
 }

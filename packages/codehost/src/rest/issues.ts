@@ -43,8 +43,8 @@ export function issueRoutes(app: FastifyInstance, ctx: Context): void {
     async (request) => {
       const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
       const issue = findIssue(ctx, repo, request.params.number);
-      const action = host.store.update(() => applyIssueEdit(issue, request.body ?? {}));
-      if (action) await announceIssueChange(ctx, repo, issue, actor, action);
+      const changes = host.store.update(() => applyIssueEdit(issue, request.body ?? {}));
+      for (const change of changes) await announceIssueChange(ctx, repo, issue, actor, change);
       return shapes.issue(repo, issue);
     },
   );

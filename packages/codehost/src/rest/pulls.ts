@@ -6,7 +6,7 @@ import type { HostIssue, HostRepo, HostReview, HostReviewComment } from '../stor
 import { HttpError, paginate, readableRepo, writableRepo, type Context } from './context.js';
 import { fileJson } from './repos.js';
 import { applyIssueEdit, eventBase, findIssue, nextNumber } from './issue-model.js';
-import { pullJson } from './pull-json.js';
+import { pullJson, simplePull } from './pull-json.js';
 
 type RepoParams = { owner: string; repo: string };
 type NumberParams = RepoParams & { number: string };
@@ -64,12 +64,19 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
       const { repo, actor } = writableRepo(request, ctx, request.params.owner, request.params.repo);
       const issue = findPull(ctx, repo, request.params.number);
       const body = request.body ?? {};
-      const action = host.store.update(() => {
+      const changes = host.store.update(() => {
         const edit = applyIssueEdit(issue, body);
-        if (typeof body.base === 'string' && body.base !== issue.pull!.base) issue.pull!.base = body.base;
+        if (typeof body.base === 'string' && body.base !== issue.pull!.base) {
+          const from = issue.pull!.base;
+          issue.pull!.base = body.base;
+          const edited = edit.find((c) => c.action === 'edited');
+          const base = { ref: { from } };
+          if (edited) edited.changes = { ...edited.changes, base };
+          else edit.unshift({ action: 'edited', changes: { base } });
+        }
         return edit;
       });
-      if (action) await announceIssueChange(ctx, repo, issue, actor, action);
+      for (const change of changes) await announceIssueChange(ctx, repo, issue, actor, change);
       return pullJson(ctx, repo, issue);
     },
   );
@@ -161,7 +168,7 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
         ctx.webhooks.send('pull_request_review_comment', {
           action: 'created',
           comment: reviewCommentJson(ctx, repo, issue, comment),
-          pull_request: pull,
+          pull_request: simplePull(pull),
           ...eventBase(ctx, repo, actor),
         });
       }
@@ -169,7 +176,7 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
         action: 'submitted',
         // Webhooks spell the state in lower case where REST answers upper case, like GitHub.
         review: { ...reviewJson(ctx, repo, issue, review), state: review.state.toLowerCase() },
-        pull_request: pull,
+        pull_request: simplePull(pull),
         ...eventBase(ctx, repo, actor),
       });
       return reply.status(200).send(reviewJson(ctx, repo, issue, review));
@@ -218,7 +225,7 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
       ctx.webhooks.send('pull_request_review_comment', {
         action: 'created',
         comment: reviewCommentJson(ctx, repo, issue, comment),
-        pull_request: await pullJson(ctx, repo, issue),
+        pull_request: simplePull(await pullJson(ctx, repo, issue)),
         ...eventBase(ctx, repo, actor),
       });
       return reply.status(201).send(reviewCommentJson(ctx, repo, issue, comment));
@@ -241,8 +248,12 @@ export async function openPull(
   const bare = ctx.host.repoPath(repo);
   if (!(await resolveRef(bare, `refs/heads/${head}`)))
     throw new HttpError(422, `Validation Failed: head branch '${head}' does not exist`);
-  if (!(await resolveRef(bare, `refs/heads/${base}`)))
-    throw new HttpError(422, `Validation Failed: base branch '${base}' does not exist`);
+  const baseSha = await resolveRef(bare, `refs/heads/${base}`);
+  if (!baseSha) throw new HttpError(422, `Validation Failed: base branch '${base}' does not exist`);
+  // GitHub refuses a pull request that would bring nothing.
+  const headSha = (await resolveRef(bare, `refs/heads/${head}`))!;
+  if (!(await commitsBetween(bare, baseSha, headSha)).length)
+    throw new HttpError(422, `Validation Failed: No commits between ${base} and ${head}`);
   const full = `${repo.owner}/${repo.name}`;
   if (
     ctx.host.state.issues.some(
@@ -288,11 +299,19 @@ function reviewJson(ctx: Context, repo: HostRepo, issue: HostIssue, review: Host
     commit_id: review.commitId,
     submitted_at: review.submittedAt,
     html_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/pull/${issue.number}#pullrequestreview-${review.id}`,
+    pull_request_url: `${ctx.shapes.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}`,
     author_association: 'COLLABORATOR',
+    _links: {
+      html: {
+        href: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/pull/${issue.number}#pullrequestreview-${review.id}`,
+      },
+      pull_request: { href: `${ctx.shapes.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` },
+    },
   };
 }
 
 function reviewCommentJson(ctx: Context, repo: HostRepo, issue: HostIssue, c: HostReviewComment) {
+  const api = `${ctx.shapes.apiUrl}/repos/${repo.owner}/${repo.name}`;
   return {
     id: c.id,
     node_id: `PRRC_${c.id}`,
@@ -311,6 +330,22 @@ function reviewCommentJson(ctx: Context, repo: HostRepo, issue: HostIssue, c: Ho
     created_at: c.createdAt,
     updated_at: c.createdAt,
     html_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/pull/${issue.number}#discussion_r${c.id}`,
+    url: `${api}/pulls/comments/${c.id}`,
+    pull_request_url: `${api}/pulls/${issue.number}`,
     author_association: 'COLLABORATOR',
+    // The diff hunk and positions of the legacy position API are not modelled; line/side are.
+    diff_hunk: '',
+    position: null,
+    // GitHub's legacy diff position; this host keeps line/side only, so the line stands in.
+    original_position: c.line ?? 1,
+    subject_type: 'line',
+    reactions: ctx.shapes.reactions(`${api}/pulls/comments/${c.id}`, `review_comment:${c.id}`),
+    _links: {
+      self: { href: `${api}/pulls/comments/${c.id}` },
+      html: {
+        href: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/pull/${issue.number}#discussion_r${c.id}`,
+      },
+      pull_request: { href: `${api}/pulls/${issue.number}` },
+    },
   };
 }

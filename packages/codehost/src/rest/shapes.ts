@@ -31,7 +31,7 @@ export class Shapes {
       node_id: `BOT_${id}`,
       avatar_url: `${this.webUrl}/avatars/${encodeURIComponent(login)}.svg`,
       html_url: `${this.webUrl}/apps/${this.host.credentials.slug}`,
-      url: `${this.apiUrl}/users/${encodeURIComponent(login)}`,
+      ...this.accountUrls(encodeURIComponent(login)),
       type: 'Bot',
       site_admin: false,
     };
@@ -48,9 +48,48 @@ export class Shapes {
       node_id: `U_${id}`,
       avatar_url: `${this.webUrl}/avatars/${encodeURIComponent(login)}.svg`,
       html_url: `${this.webUrl}/${login}`,
-      url: `${this.apiUrl}/users/${login}`,
+      ...this.accountUrls(login),
       type: org ? 'Organization' : 'User',
       site_admin: false,
+    };
+  }
+
+  /** The API links every GitHub account object carries (templates as GitHub spells them). */
+  private accountUrls(login: string) {
+    const url = `${this.apiUrl}/users/${login}`;
+    return {
+      url,
+      gravatar_id: '',
+      followers_url: `${url}/followers`,
+      following_url: `${url}/following{/other_user}`,
+      gists_url: `${url}/gists{/gist_id}`,
+      starred_url: `${url}/starred{/owner}{/repo}`,
+      subscriptions_url: `${url}/subscriptions`,
+      organizations_url: `${url}/orgs`,
+      repos_url: `${url}/repos`,
+      events_url: `${url}/events{/privacy}`,
+      received_events_url: `${url}/received_events`,
+    };
+  }
+
+  /** Reaction counts as GitHub summarises them on issues and comments. */
+  /** `subject` as reactions.ts keys it: `issue:{repo}#{number}`, `comment:{id}`, `review_comment:{id}`. */
+  reactions(url: string, subject: string) {
+    const counts: Record<string, number> = {};
+    for (const r of this.host.state.reactions ?? [])
+      if (r.subject === subject) counts[r.content] = (counts[r.content] ?? 0) + 1;
+    const n = (content: string) => counts[content] ?? 0;
+    return {
+      url: `${url}/reactions`,
+      total_count: Object.values(counts).reduce((a, b) => a + b, 0),
+      '+1': n('+1'),
+      '-1': n('-1'),
+      laugh: n('laugh'),
+      confused: n('confused'),
+      heart: n('heart'),
+      hooray: n('hooray'),
+      eyes: n('eyes'),
+      rocket: n('rocket'),
     };
   }
 
@@ -73,13 +112,78 @@ export class Shapes {
       default_branch: repo.defaultBranch,
       html_url: `${this.webUrl}/${full}`,
       clone_url: `${this.webUrl}/${full}.git`,
-      url: `${this.apiUrl}/repos/${full}`,
+      git_url: `${this.webUrl.replace(/^https?/, 'git')}/${full}.git`,
+      ssh_url: `git@${new URL(this.webUrl || 'http://localhost').host}:${full}.git`,
+      svn_url: `${this.webUrl}/${full}`,
+      mirror_url: null,
+      homepage: null,
+      language: null,
+      license: null,
+      topics: [],
+      custom_properties: {},
+      ...this.repoUrls(`${this.apiUrl}/repos/${full}`),
       fork: false,
+      forks: 0,
+      forks_count: 0,
+      stargazers_count: 0,
+      watchers: 0,
+      watchers_count: 0,
+      open_issues: this.host.state.issues.filter((i) => i.repo === full && i.state === 'open').length,
+      open_issues_count: this.host.state.issues.filter((i) => i.repo === full && i.state === 'open').length,
+      size: 0,
+      has_issues: true,
+      has_projects: false,
+      has_wiki: false,
+      has_pages: false,
+      has_downloads: false,
+      web_commit_signoff_required: false,
       archived: false,
       disabled: false,
       created_at: repo.createdAt,
       updated_at: repo.createdAt,
       pushed_at: repo.createdAt,
+    };
+  }
+
+  private repoUrls(url: string) {
+    return {
+      url,
+      forks_url: `${url}/forks`,
+      keys_url: `${url}/keys{/key_id}`,
+      collaborators_url: `${url}/collaborators{/collaborator}`,
+      teams_url: `${url}/teams`,
+      hooks_url: `${url}/hooks`,
+      issue_events_url: `${url}/issues/events{/number}`,
+      events_url: `${url}/events`,
+      assignees_url: `${url}/assignees{/user}`,
+      branches_url: `${url}/branches{/branch}`,
+      tags_url: `${url}/tags`,
+      blobs_url: `${url}/git/blobs{/sha}`,
+      git_tags_url: `${url}/git/tags{/sha}`,
+      git_refs_url: `${url}/git/refs{/sha}`,
+      trees_url: `${url}/git/trees{/sha}`,
+      statuses_url: `${url}/statuses/{sha}`,
+      languages_url: `${url}/languages`,
+      stargazers_url: `${url}/stargazers`,
+      contributors_url: `${url}/contributors`,
+      subscribers_url: `${url}/subscribers`,
+      subscription_url: `${url}/subscription`,
+      commits_url: `${url}/commits{/sha}`,
+      git_commits_url: `${url}/git/commits{/sha}`,
+      comments_url: `${url}/comments{/number}`,
+      issue_comment_url: `${url}/issues/comments{/number}`,
+      contents_url: `${url}/contents/{+path}`,
+      compare_url: `${url}/compare/{base}...{head}`,
+      merges_url: `${url}/merges`,
+      archive_url: `${url}/{archive_format}{/ref}`,
+      downloads_url: `${url}/downloads`,
+      issues_url: `${url}/issues{/number}`,
+      pulls_url: `${url}/pulls{/number}`,
+      milestones_url: `${url}/milestones{/number}`,
+      notifications_url: `${url}/notifications{?since,all,participating}`,
+      labels_url: `${url}/labels{/name}`,
+      releases_url: `${url}/releases{/id}`,
+      deployments_url: `${url}/deployments`,
     };
   }
 
@@ -127,9 +231,15 @@ export class Shapes {
       user: this.account(comment.author),
       created_at: comment.createdAt,
       updated_at: comment.createdAt,
+      url: `${this.apiUrl}/repos/${full}/issues/comments/${comment.id}`,
       html_url: `${this.webUrl}/${full}/issues/${issue.number}#issuecomment-${comment.id}`,
       issue_url: `${this.apiUrl}/repos/${full}/issues/${issue.number}`,
       author_association: 'MEMBER',
+      performed_via_github_app: null,
+      reactions: this.reactions(
+        `${this.apiUrl}/repos/${full}/issues/comments/${comment.id}`,
+        `comment:${comment.id}`,
+      ),
     };
   }
 
@@ -153,6 +263,17 @@ export class Shapes {
       html_url: `${this.webUrl}/${full}/${kind}/${issue.number}`,
       url: `${this.apiUrl}/repos/${full}/issues/${issue.number}`,
       repository_url: `${this.apiUrl}/repos/${full}`,
+      labels_url: `${this.apiUrl}/repos/${full}/issues/${issue.number}/labels{/name}`,
+      comments_url: `${this.apiUrl}/repos/${full}/issues/${issue.number}/comments`,
+      events_url: `${this.apiUrl}/repos/${full}/issues/${issue.number}/events`,
+      locked: false,
+      active_lock_reason: null,
+      assignee: null,
+      milestone: null,
+      reactions: this.reactions(
+        `${this.apiUrl}/repos/${full}/issues/${issue.number}`,
+        `issue:${full}#${issue.number}`,
+      ),
       author_association: 'MEMBER',
       ...(issue.pull
         ? {

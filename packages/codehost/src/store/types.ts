@@ -94,6 +94,8 @@ export interface HostPull {
   merged: boolean;
   mergeCommitSha: string | null;
   mergedAt: string | null;
+  /** Who merged it (absent in stores written before it was kept). */
+  mergedBy?: string | null;
   reviews: HostReview[];
   reviewComments: HostReviewComment[];
 }

@@ -6,6 +6,7 @@ export interface ReceivedDelivery {
   signature: string;
   body: string;
   payload: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** A local HTTP endpoint that records webhook deliveries; `failNext` makes it answer 500s first. */
@@ -27,6 +28,7 @@ export async function startWebhookReceiver() {
         signature: String(req.headers['x-hub-signature-256']),
         body,
         payload: JSON.parse(body) as Record<string, unknown>,
+        headers: req.headers,
       });
       res.writeHead(200).end('ok');
     });

@@ -10,6 +10,10 @@ export interface WebhookSenderOptions {
   logger: Logger;
   /** Waits before each retry; GitHub-like back-off by default, tiny in tests. */
   retryDelaysMs?: number[];
+  /** The App's id, sent as X-GitHub-Hook-Installation-Target-ID. */
+  appId?: number;
+  /** The App's webhook id, sent as X-GitHub-Hook-ID. */
+  hookId?: number;
 }
 
 /**
@@ -96,6 +100,10 @@ export class WebhookSender {
             'user-agent': 'GitHub-Hookshot/tandem-codehost',
             'x-github-event': event,
             'x-github-delivery': id,
+            // GitHub names the hook (the App's) and its target on every delivery.
+            'x-github-hook-id': String(this.options.hookId ?? 1),
+            'x-github-hook-installation-target-type': 'integration',
+            'x-github-hook-installation-target-id': String(this.options.appId ?? 1),
             'x-hub-signature-256': signature,
           },
           body,
