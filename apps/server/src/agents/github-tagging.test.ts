@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { AgentRunner } from '@tandem/agent';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { agents, agentSources, conversationItems, repositories, users, webhookDeliveries } from '@tandem/db';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, until, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp } from '../testing/test-app.js';
@@ -61,10 +61,22 @@ describe.each(testDatabaseKinds())('agents that live on the code host on %s', (k
   async function settle() {
     for (let round = 0; round < 2; round++) {
       // Sent, then applied by the product's queue, then the runs they started (whose comments
-      // are sent again: the second round).
+      // are sent again: the second round). The Postgres runner queues a run asynchronously, so
+      // the agents' own statuses say when their runs are over.
       await app.codeHost!.webhooksIdle();
       await app.webhooks.idle();
       await (app.runner as AgentRunner).idle();
+      await until(
+        'agents to stop working',
+        async () => {
+          const busy = await app.database.db
+            .select({ id: agents.id })
+            .from(agents)
+            .where(inArray(agents.status, ['pending', 'open']));
+          return busy.length ? undefined : true;
+        },
+        { timeoutMs: 60_000, intervalMs: 50 },
+      );
     }
   }
 
