@@ -20,6 +20,8 @@ export interface ChangedFile {
   filename: string;
   previousFilename: string | null;
   status: 'added' | 'removed' | 'modified' | 'renamed';
+  /** The file's blob: the new one, or the old one of a removed file. */
+  sha: string;
   additions: number;
   deletions: number;
   patch: string;
@@ -118,17 +120,19 @@ export async function countCommits(barePath: string, range: string): Promise<num
 
 /** Per-file changes between two commits, with unified patches. */
 export async function diffFiles(barePath: string, from: string, to: string): Promise<ChangedFile[]> {
-  const status = await gitText(['diff', '--name-status', '-M', '-z', '--end-of-options', from, to], {
+  const raw = await gitText(['diff', '--raw', '--no-abbrev', '-M', '-z', '--end-of-options', from, to], {
     cwd: barePath,
   });
   const numstat = await gitText(['diff', '--numstat', '-M', '-z', '--end-of-options', from, to], {
     cwd: barePath,
   });
-  const parts = status.split('\0').filter((p, i, all) => p !== '' || i < all.length - 1);
+  // -z raw records: ":oldmode newmode oldsha newsha STATUS\0path\0" (renames: two paths).
+  const parts = raw.split('\0');
   const files: ChangedFile[] = [];
   for (let i = 0; i < parts.length;) {
-    const code = parts[i++] ?? '';
-    if (!code) continue;
+    const header = parts[i++] ?? '';
+    if (!header.startsWith(':')) continue;
+    const [, , oldSha = '', newSha = '', code = ''] = header.slice(1).split(' ');
     if (code.startsWith('R')) {
       const previous = parts[i++] ?? '';
       const filename = parts[i++] ?? '';
@@ -136,6 +140,7 @@ export async function diffFiles(barePath: string, from: string, to: string): Pro
         filename,
         previousFilename: previous,
         status: 'renamed',
+        sha: newSha,
         additions: 0,
         deletions: 0,
         patch: '',
@@ -143,7 +148,15 @@ export async function diffFiles(barePath: string, from: string, to: string): Pro
     } else {
       const filename = parts[i++] ?? '';
       const kind = code === 'A' ? 'added' : code === 'D' ? 'removed' : 'modified';
-      files.push({ filename, previousFilename: null, status: kind, additions: 0, deletions: 0, patch: '' });
+      files.push({
+        filename,
+        previousFilename: null,
+        status: kind,
+        sha: kind === 'removed' ? oldSha : newSha,
+        additions: 0,
+        deletions: 0,
+        patch: '',
+      });
     }
   }
   applyNumstat(files, numstat);

@@ -40,6 +40,7 @@ export function comparePageRoutes(app: FastifyInstance, ctx: Context): void {
         filename: f.filename,
         previousFilename: f.previous_filename ?? null,
         status: f.status as 'added' | 'removed' | 'modified' | 'renamed',
+        sha: f.sha,
         additions: f.additions,
         deletions: f.deletions,
         patch: f.patch ?? '',

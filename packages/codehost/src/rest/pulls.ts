@@ -105,7 +105,9 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
     const bare = host.repoPath(repo);
     const base = (await mergeBase(bare, json.base.sha, json.head.sha)) ?? json.base.sha;
     const files = await diffFiles(bare, base, json.head.sha);
-    return paginate(request, files, (n, v) => reply.header(n, v), ctx).map(fileJson);
+    return paginate(request, files, (n, v) => reply.header(n, v), ctx).map((f) =>
+      fileJson(ctx, repo, json.head.sha, f),
+    );
   });
 
   app.get<{ Params: NumberParams }>('/repos/:owner/:repo/pulls/:number/reviews', async (request) => {

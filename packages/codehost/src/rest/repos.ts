@@ -14,6 +14,7 @@ import {
   resolveRef,
 } from '../git/repo-reads.js';
 import type { Host } from '../host.js';
+import { pullJson, simplePull } from './pull-json.js';
 import type { HostRepo } from '../store/types.js';
 import { HttpError, paginate, readableRepo, requireUserActor, type Context } from './context.js';
 
@@ -29,7 +30,7 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
     const { repo, actor } = readableRepo(request, ctx, request.params.owner, request.params.repo);
     const permission = actor.kind === 'user' ? host.permission(actor.user.login, repo) : 'write';
     return {
-      ...shapes.repo(repo),
+      ...shapes.fullRepo(repo),
       permissions: {
         admin: permission === 'admin',
         push: ['admin', 'write'].includes(permission),
@@ -62,6 +63,9 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
         }));
       }
       const tooLarge = found.content.length > CONTENT_LIMIT;
+      const url = `${shapes.apiUrl}/repos/${full}/contents/${path}?ref=${ref}`;
+      const gitUrl = `${shapes.apiUrl}/repos/${full}/git/blobs/${found.sha}`;
+      const htmlUrl = `${shapes.webUrl}/${full}/blob/${ref}/${path}`;
       return {
         type: 'file',
         name: path.split('/').at(-1),
@@ -70,8 +74,11 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
         size: found.content.length,
         encoding: tooLarge ? 'none' : 'base64',
         content: tooLarge ? '' : found.content.toString('base64'),
-        url: `${shapes.apiUrl}/repos/${full}/contents/${path}?ref=${ref}`,
-        html_url: `${shapes.webUrl}/${full}/blob/${ref}/${path}`,
+        url,
+        html_url: htmlUrl,
+        git_url: gitUrl,
+        download_url: `${shapes.webUrl}/${full}/raw/${ref}/${path}`,
+        _links: { self: url, git: gitUrl, html: htmlUrl },
       };
     },
   );
@@ -118,7 +125,11 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
     const commit = (await getCommit(bare, sha))!;
     const parent = commit.parents[0] ?? '4b825dc642cb6eb9a060e54bf8d69288fbee4904'; // git's empty tree
     const files = await diffFiles(bare, parent, sha);
-    return { ...shapes.commit(repo, commit), files: files.map(fileJson), stats: stats(files) };
+    return {
+      ...shapes.commit(repo, commit),
+      files: files.map((f) => fileJson(ctx, repo, sha, f)),
+      stats: stats(files),
+    };
   });
 
   app.get<{ Params: RepoParams & { basehead: string } }>(
@@ -140,7 +151,8 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
       for (const issue of host.state.issues.filter((i) => i.repo === full && i.pull)) {
         const headSha = await resolveRef(bare, `refs/heads/${issue.pull!.head}`);
         if (!headSha) continue;
-        if (await isAncestor(bare, request.params.sha, headSha)) pulls.push(shapes.issue(repo, issue));
+        if (await isAncestor(bare, request.params.sha, headSha))
+          pulls.push(simplePull(await pullJson(ctx, repo, issue)));
       }
       return pulls;
     },
@@ -155,8 +167,9 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
       const permission = host.permission(user.login, repo);
       return {
         permission,
-        role_name: permission === 'write' ? 'write' : permission,
-        user: shapes.user(user),
+        role_name: permission,
+        // GitHub's collaborator: the account with its role on the repository.
+        user: { ...shapes.account(user.login), role_name: permission },
       };
     },
   );
@@ -197,7 +210,7 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
         sender: shapes.account(owner),
       });
     }
-    return shapes.repo(repo);
+    return shapes.fullRepo(repo);
   };
 
   app.post<{ Body: Record<string, unknown> }>('/user/repos', async (request, reply) => {
@@ -238,9 +251,20 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
   );
 }
 
-export function fileJson(f: Awaited<ReturnType<typeof diffFiles>>[number]) {
+export function fileJson(
+  ctx: Context,
+  repo: HostRepo,
+  ref: string,
+  f: Awaited<ReturnType<typeof diffFiles>>[number],
+) {
+  const full = `${repo.owner}/${repo.name}`;
+  const path = f.filename.split('/').map(encodeURIComponent).join('/');
   return {
+    sha: f.sha,
     filename: f.filename,
+    blob_url: `${ctx.shapes.webUrl}/${full}/blob/${ref}/${path}`,
+    raw_url: `${ctx.shapes.webUrl}/${full}/raw/${ref}/${path}`,
+    contents_url: `${ctx.shapes.apiUrl}/repos/${full}/contents/${path}?ref=${ref}`,
     ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}),
     status: f.status,
     additions: f.additions,
@@ -276,7 +300,11 @@ export async function compare(host: Host, repo: HostRepo, ctx: Context, base: st
     base_commit: ctx.shapes.commit(repo, baseCommit),
     merge_base_commit: ctx.shapes.commit(repo, mergeBaseCommit),
     commits: commits.map((c) => ctx.shapes.commit(repo, c)),
-    files: files.map(fileJson),
+    files: files.map((f) => fileJson(ctx, repo, headSha, f)),
+    url: `${ctx.shapes.apiUrl}/repos/${repo.owner}/${repo.name}/compare/${base}...${head}`,
     html_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/compare/${base}...${head}`,
+    permalink_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/compare/${baseSha}...${headSha}`,
+    diff_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/compare/${base}...${head}.diff`,
+    patch_url: `${ctx.shapes.webUrl}/${repo.owner}/${repo.name}/compare/${base}...${head}.patch`,
   };
 }

@@ -93,8 +93,60 @@ export class Shapes {
     };
   }
 
+  /** A user's public profile (GET /users/{username}): GitHub's public-user fields. */
   user(user: HostUser) {
-    return { ...this.account(user.login), name: user.name, email: user.email };
+    return {
+      ...this.account(user.login),
+      name: user.name,
+      email: user.email,
+      company: null,
+      blog: '',
+      location: null,
+      hireable: null,
+      bio: null,
+      twitter_username: null,
+      public_repos: this.host.state.repos.filter((r) => r.owner === user.login && !r.private).length,
+      public_gists: 0,
+      followers: 0,
+      following: 0,
+      created_at: '2020-01-01T00:00:00Z',
+      updated_at: '2020-01-01T00:00:00Z',
+    };
+  }
+
+  /** The signed-in user (GET /user): the public profile plus GitHub's private-user fields. */
+  privateUser(user: HostUser) {
+    const own = this.host.state.repos.filter((r) => r.owner === user.login && r.private).length;
+    return {
+      ...this.user(user),
+      private_gists: 0,
+      total_private_repos: own,
+      owned_private_repos: own,
+      disk_usage: 0,
+      collaborators: 0,
+      two_factor_authentication: false,
+    };
+  }
+
+  /** An organisation as memberships show it (organization-simple). */
+  organization(login: string) {
+    const org = this.host.org(login);
+    const id = org?.id ?? 0;
+    const url = `${this.apiUrl}/orgs/${login}`;
+    return {
+      login,
+      id,
+      node_id: `O_${id}`,
+      url,
+      repos_url: `${url}/repos`,
+      events_url: `${url}/events`,
+      hooks_url: `${url}/hooks`,
+      issues_url: `${url}/issues`,
+      members_url: `${url}/members{/member}`,
+      public_members_url: `${url}/public_members{/member}`,
+      avatar_url: `${this.webUrl}/avatars/${encodeURIComponent(login)}.svg`,
+      description: null,
+    };
   }
 
   repo(repo: HostRepo) {
@@ -143,6 +195,11 @@ export class Shapes {
       updated_at: repo.createdAt,
       pushed_at: repo.createdAt,
     };
+  }
+
+  /** A repository as GET /repos/{owner}/{repo} answers it (full-repository). */
+  fullRepo(repo: HostRepo) {
+    return { ...this.repo(repo), has_discussions: false, network_count: 0, subscribers_count: 0 };
   }
 
   private repoUrls(url: string) {
@@ -201,6 +258,9 @@ export class Shapes {
       events: ['push', 'pull_request', 'pull_request_review', 'issues', 'issue_comment'],
       html_url: `${this.webUrl}/settings/installations/${installation.id}`,
       access_tokens_url: `${this.apiUrl}/app/installations/${installation.id}/access_tokens`,
+      repositories_url: `${this.apiUrl}/installation/repositories`,
+      single_file_name: null,
+      suspended_by: null,
       created_at: installation.createdAt,
       updated_at: installation.createdAt,
       suspended_at: null,
@@ -215,7 +275,15 @@ export class Shapes {
       node_id: `C_${commit.sha}`,
       url: `${this.apiUrl}/repos/${full}/commits/${commit.sha}`,
       html_url: `${this.webUrl}/${full}/commit/${commit.sha}`,
-      commit: { message: commit.message, author: person, committer: person, tree: { sha: commit.tree } },
+      comments_url: `${this.apiUrl}/repos/${full}/commits/${commit.sha}/comments`,
+      commit: {
+        url: `${this.apiUrl}/repos/${full}/git/commits/${commit.sha}`,
+        message: commit.message,
+        author: person,
+        committer: person,
+        tree: { sha: commit.tree, url: `${this.apiUrl}/repos/${full}/git/trees/${commit.tree}` },
+        comment_count: 0,
+      },
       author: null,
       committer: null,
       parents: commit.parents.map((sha) => ({ sha, url: `${this.apiUrl}/repos/${full}/commits/${sha}` })),

@@ -4,7 +4,7 @@ import { HttpError, paginate, requireUserActor, type Context } from './context.j
 export function userRoutes(app: FastifyInstance, ctx: Context): void {
   const { host, shapes } = ctx;
 
-  app.get('/user', async (request) => shapes.user(requireUserActor(request, host).user));
+  app.get('/user', async (request) => shapes.privateUser(requireUserActor(request, host).user));
 
   app.get<{ Params: { login: string } }>('/users/:login', async (request) => {
     const user = host.user(request.params.login);
@@ -40,10 +40,12 @@ export function userRoutes(app: FastifyInstance, ctx: Context): void {
     const role = host.orgRole(request.params.org, user.login);
     if (!role) throw new HttpError(404, 'Not Found');
     return {
+      url: `${shapes.apiUrl}/orgs/${request.params.org}/memberships/${user.login}`,
       state: 'active',
       role,
-      organization: shapes.account(request.params.org),
-      user: shapes.user(user),
+      organization_url: `${shapes.apiUrl}/orgs/${request.params.org}`,
+      organization: shapes.organization(request.params.org),
+      user: shapes.account(user.login),
     };
   });
 
