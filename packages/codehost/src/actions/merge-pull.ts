@@ -1,3 +1,4 @@
+import { announcePush, branchSnapshot } from './announce-push.js';
 import { mergeBranches } from '../git/repo-files.js';
 import { resolveRef } from '../git/repo-reads.js';
 import type { Actor } from '../host.js';
@@ -40,6 +41,7 @@ export async function mergePull(
     const bare = ctx.host.repoPath(repo);
     for (const branch of [pull.base, pull.head])
       if (!(await resolveRef(bare, `refs/heads/${branch}`))) throw new MergeError('missing-branch');
+    const before = await branchSnapshot(ctx, repo);
     const sha = await mergeBranches(bare, pull.base, pull.head, title);
     if (!sha) throw new MergeError('conflict');
     const now = new Date().toISOString();
@@ -53,6 +55,8 @@ export async function mergePull(
       Object.assign(issue, { state: 'closed', closedAt: now, updatedAt: now });
     });
     await announceIssueChange(ctx, repo, issue, actor, 'closed');
+    // The base branch moved: GitHub sends its push too (CI and agents key on it).
+    await announcePush(ctx, repo, actor, before);
     return sha;
   } finally {
     merging.delete(key);

@@ -1,17 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
-import { listBranches, commitsBetween, getCommit } from './repo-reads.js';
+import { listBranches } from './repo-reads.js';
 import { actorOf, HttpError, type Context } from '../rest/context.js';
-import { eventBase } from '../rest/issue-model.js';
-import { pullJson } from '../rest/pull-json.js';
+import { announcePush } from '../actions/announce-push.js';
 import { runHttpBackend } from './http-backend.js';
 import type { Actor } from '../host.js';
-import type { HostRepo } from '../store/types.js';
 
 type GitParams = { owner: string; repo: string; '*': string };
-
-const ZERO = '0000000000000000000000000000000000000000';
 
 /** Git smart HTTP at /{owner}/{repo}.git/…, authenticated with installation or user tokens. */
 export function gitRoutes(app: FastifyInstance, ctx: Context): void {
@@ -87,56 +83,3 @@ export function gitRoutes(app: FastifyInstance, ctx: Context): void {
 }
 
 /** After a push: a `push` event per moved branch, and `synchronize` for open PRs on it. */
-async function announcePush(
-  ctx: Context,
-  repo: HostRepo,
-  actor: Actor,
-  before: { name: string; sha: string }[],
-) {
-  const bare = ctx.host.repoPath(repo);
-  const after = await listBranches(bare);
-  const old = new Map(before.map((b) => [b.name, b.sha]));
-  const now = new Map(after.map((b) => [b.name, b.sha]));
-  const names = new Set([...old.keys(), ...now.keys()]);
-  for (const branch of names) {
-    const from = old.get(branch) ?? ZERO;
-    const to = now.get(branch) ?? ZERO;
-    if (from === to) continue;
-    const commits =
-      to === ZERO
-        ? []
-        : from === ZERO
-          ? [(await getCommit(bare, to))!]
-          : await commitsBetween(bare, from, to);
-    ctx.webhooks.send('push', {
-      ref: `refs/heads/${branch}`,
-      before: from,
-      after: to,
-      created: from === ZERO,
-      deleted: to === ZERO,
-      forced: false,
-      commits: commits.map((c) => ({
-        id: c.sha,
-        message: c.message,
-        timestamp: c.date,
-        author: { name: c.authorName, email: c.authorEmail },
-      })),
-      head_commit: commits.length ? { id: commits.at(-1)!.sha, message: commits.at(-1)!.message } : null,
-      pusher: { name: ctx.host.actorLogin(actor) },
-      ...eventBase(ctx, repo, actor),
-    });
-    const full = `${repo.owner}/${repo.name}`;
-    for (const issue of ctx.host.state.issues.filter(
-      (i) => i.repo === full && i.pull?.head === branch && i.state === 'open',
-    )) {
-      ctx.webhooks.send('pull_request', {
-        action: 'synchronize',
-        number: issue.number,
-        before: from,
-        after: to,
-        pull_request: await pullJson(ctx, repo, issue),
-        ...eventBase(ctx, repo, actor),
-      });
-    }
-  }
-}
