@@ -55,6 +55,12 @@ describe('code host webhooks match GitHub webhook schemas', () => {
       comments: [{ path: file!.filename, line: 1, side: 'RIGHT', body: 'Inline' }],
     });
     await octokit.rest.pulls.merge({ ...repo, pull_number: pull.data.number });
+    // ada (acme's admin) adds a repository to the installed organisation.
+    await octokit.rest.repos.createInOrg({ org: 'acme', name: 'contract-added' });
+    // eve installs the App from the install page.
+    const eve = await h.signIn('eve');
+    const installed = await h.post('/apps/tandem/installations', { account: 'eve' }, { cookie: eve });
+    expect(installed.status).toBeLessThan(400);
     await h.host.webhooksIdle();
   });
   afterAll(async () => h?.close());
@@ -111,6 +117,8 @@ describe('code host webhooks match GitHub webhook schemas', () => {
     'pull_request_review_comment$created',
     // The merge through the API moves main: GitHub sends its push.
     'push$event',
+    'installation$created',
+    'installation_repositories$added',
   ];
 
   it.each(HANDLED)('%s', (name) => {

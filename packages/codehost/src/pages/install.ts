@@ -72,10 +72,14 @@ export function installRoutes(app: FastifyInstance, ctx: Context): void {
         ctx.webhooks.send('installation', {
           action: 'created',
           installation: shapes.installation(installation),
-          repositories: host
-            .reposOf(installation.account)
-            .map((r) => ({ id: r.id, name: r.name, full_name: `${r.owner}/${r.name}`, private: r.private })),
-          sender: shapes.user(user),
+          repositories: host.reposOf(installation.account).map((r) => ({
+            id: r.id,
+            node_id: `R_${r.id}`,
+            name: r.name,
+            full_name: `${r.owner}/${r.name}`,
+            private: r.private,
+          })),
+          sender: shapes.account(user.login),
         });
       }
       if (ctx.setupUrl) {

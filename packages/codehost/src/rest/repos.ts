@@ -178,6 +178,8 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
     owner: string,
     body: Record<string, unknown>,
     files: Record<string, string> | null,
+    /** Who asked: the webhook's sender. */
+    by: string,
   ) => {
     const name = typeof body.name === 'string' ? body.name : '';
     if (!REPO_NAME.test(name)) throw new HttpError(422, 'Repository creation failed: name is invalid');
@@ -204,10 +206,17 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
         installation: shapes.installation(installation),
         repository_selection: 'all',
         repositories_added: [
-          { id: repo.id, name: repo.name, full_name: `${owner}/${name}`, private: repo.private },
+          {
+            id: repo.id,
+            node_id: `R_${repo.id}`,
+            name: repo.name,
+            full_name: `${owner}/${name}`,
+            private: repo.private,
+          },
         ],
         repositories_removed: [],
-        sender: shapes.account(owner),
+        requester: null,
+        sender: shapes.account(by),
       });
     }
     return shapes.fullRepo(repo);
@@ -215,7 +224,7 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
 
   app.post<{ Body: Record<string, unknown> }>('/user/repos', async (request, reply) => {
     const { user } = requireUserActor(request, host);
-    return reply.status(201).send(await createRepo(user.login, request.body ?? {}, null));
+    return reply.status(201).send(await createRepo(user.login, request.body ?? {}, null, user.login));
   });
 
   app.post<{ Params: { org: string }; Body: Record<string, unknown> }>(
@@ -228,7 +237,7 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
         throw new HttpError(403, 'You need admin access to the organization to create repositories');
       return reply
         .status(201)
-        .send(await createRepo(host.org(request.params.org)!.login, request.body ?? {}, null));
+        .send(await createRepo(host.org(request.params.org)!.login, request.body ?? {}, null, user.login));
     },
   );
 
@@ -246,7 +255,7 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
         throw new HttpError(403, 'You cannot create repositories on this account');
       }
       const files = await readAllFiles(host.repoPath(template), template.defaultBranch);
-      return reply.status(201).send(await createRepo(owner, body, files));
+      return reply.status(201).send(await createRepo(owner, body, files, user.login));
     },
   );
 }
