@@ -45,6 +45,7 @@ import { userRoutes } from './routes/users.js';
 import { settingsRoutes } from './routes/settings.js';
 import { billingRoutes } from './routes/billing.js';
 import { SessionService } from './services/sessions.js';
+import { PollCache } from './services/poll-cache/poll-cache.js';
 import { serverVersion } from './version.js';
 
 export interface AppOptions {
@@ -78,6 +79,8 @@ export interface App {
   secretBox: SecretBox;
   /** Applies stored webhook deliveries; tests wait on its idle(). */
   webhooks: WebhookQueue;
+  /** What the polls answer from memory; tests look at what it keeps. */
+  pollCache: PollCache;
 }
 
 /** Largest JSON body accepted by default; routes taking images raise their own limit. */
@@ -237,7 +240,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   trackingRoutes(server, { db: database.db, rateLimits, secureCookies });
   modelRoutes(server, { models: config.models });
   const access = new RepositoryAccess(database.db, options.permissions ?? gateway);
-  agentRoutes(server, { db: database.db, models: config.models, runner: options.runner, access });
+  const pollCache = new PollCache(database, server.log.child({ component: 'poll-cache' }));
+  server.addHook('onReady', async () => pollCache.start());
+  server.addHook('onClose', async () => pollCache.stop());
+  // Read-your-writes for the polls: a change made by a request is in the caches before its answer.
+  server.addHook('onSend', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+      await pollCache.settled();
+    }
+  });
+  agentRoutes(server, { db: database.db, models: config.models, runner: options.runner, access, pollCache });
   agentCodeRoutes(server, {
     db: database.db,
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
@@ -266,7 +278,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerWebApp(server, config.webDist ?? defaultWebDist, {
     pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
   });
-  return { server, sessions, routes, secretBox, webhooks };
+  return { server, sessions, routes, secretBox, webhooks, pollCache };
 }
 
 /** The code host's origin for the page security policy ('self' when the URL cannot be read). */

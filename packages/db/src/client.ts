@@ -21,30 +21,47 @@ export interface Database {
   readonly kind: DatabaseKind;
   /** Round-trips a trivial query; resolves to latency in ms, rejects when unreachable. */
   ping(): Promise<number>;
+  /**
+   * Subscribes to NOTIFY on `channel` (on Postgres over a connection of its own). `onLost` is
+   * called once if notifications stop (the connection dropped): anything cached on the strength
+   * of them must be dropped. Resolves once listening; the returned function unsubscribes.
+   */
+  listen(
+    channel: string,
+    onNotice: (payload: string) => void,
+    onLost: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
-export type DatabaseOptions =
+/** Called with every statement drizzle sends (tests count a code path's queries with it). */
+export type QueryLogger = (query: string, params: unknown[]) => void;
+
+export type DatabaseOptions = (
   | { kind: 'postgres'; url: string; poolSize?: number }
   /** `dataDir` undefined means an in-memory database (tests). */
-  | { kind: 'pglite'; dataDir?: string };
+  | { kind: 'pglite'; dataDir?: string }
+) & { logQuery?: QueryLogger };
 
 const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url));
 /** Arbitrary constant: serialises migrations when several servers start against one Postgres. */
 const MIGRATION_LOCK_KEY = 7_261_513;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const logger = options.logQuery ? { logQuery: options.logQuery } : undefined;
   return options.kind === 'postgres'
-    ? openPostgres(options.url, options.poolSize)
-    : openPglite(options.dataDir);
+    ? openPostgres(options.url, options.poolSize, logger)
+    : openPglite(options.dataDir, logger);
 }
 
-async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+type DrizzleLogger = { logQuery: QueryLogger } | undefined;
+
+async function openPostgres(url: string, poolSize = 10, logger?: DrizzleLogger): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle connection closed by the server (a restart, or a test database dropped WITH (FORCE)
   // while the pool winds down) must not crash the process: the next query reports the problem.
   pool.on('error', () => undefined);
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -63,11 +80,12 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
     db,
     kind: 'postgres',
     ping: () => timeQuery(db),
+    listen: (channel, onNotice, onLost) => listenPostgres(url, channel, onNotice, onLost),
     close: () => pool.end(),
   };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, logger?: DrizzleLogger): Promise<Database> {
   let lock: DataDirLock | undefined;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
@@ -76,12 +94,18 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   try {
     const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
-    const db = drizzlePglite(client, { schema });
+    const db = drizzlePglite(client, { schema, logger });
     await migratePglite(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: () => timeQuery(db as unknown as Db),
+      // In-process: PGlite hands notifications to the callback as it reads the committing query's
+      // answer, and there is no connection to lose.
+      listen: async (channel, onNotice) => {
+        const unsubscribe = await client.listen(channel, onNotice);
+        return () => unsubscribe();
+      },
       close: async () => {
         await client.close();
         lock?.release();
@@ -91,6 +115,39 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     lock?.release();
     throw error;
   }
+}
+
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotice: (payload: string) => void,
+  onLost: () => void,
+): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url });
+  let closing = false;
+  let lost = false;
+  const lose = () => {
+    if (closing || lost) return;
+    lost = true;
+    onLost();
+  };
+  client.on('error', lose);
+  client.on('end', lose);
+  client.on('notification', (message) => {
+    if (message.channel === channel) onNotice(message.payload ?? '');
+  });
+  await client.connect();
+  try {
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+  } catch (error) {
+    closing = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return async () => {
+    closing = true;
+    await client.end().catch(() => undefined);
+  };
 }
 
 async function timeQuery(db: Db): Promise<number> {

@@ -70,6 +70,8 @@ describe.each(testDatabaseKinds())('agents that wait on %s', (kind) => {
     await (app.runner as AgentRunner).idle(id);
     expect((await row(id)).status).toBe('waiting');
     expect((await row(id)).wakeAt).toBeInstanceOf(Date);
+    // The runner wrote the status outside any request: let its change notice reach the poll caches.
+    await app.pollCache.settled();
     const counts = statusCountsSchema.parse(
       (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
     );

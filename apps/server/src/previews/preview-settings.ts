@@ -5,6 +5,10 @@ import { SUBDOMAIN_LABEL } from '@tandem/shared';
  * `PORT=0` learn it only after listening), and which origins may frame them.
  */
 export class PreviewSettings {
+  /** Host header → its preview subdomain, asked on every request: the same few hosts repeat. */
+  private readonly hosts = new Map<string, string | undefined>();
+  private hostsTemplate: string | undefined;
+
   constructor(
     private readonly options: {
       /** `https://{subdomain}.preview.example.com`, or with `{port}`; undefined: previews off. */
@@ -38,6 +42,17 @@ export class PreviewSettings {
   subdomainOfHost(host: string | undefined): string | undefined {
     const template = this.resolved();
     if (!template || !host) return undefined;
+    if (template !== this.hostsTemplate || this.hosts.size >= 1000) {
+      this.hosts.clear();
+      this.hostsTemplate = template;
+    }
+    if (this.hosts.has(host)) return this.hosts.get(host);
+    const subdomain = this.parseHost(template, host);
+    this.hosts.set(host, subdomain);
+    return subdomain;
+  }
+
+  private parseHost(template: string, host: string): string | undefined {
     const templateHost = template.replace(/^https?:\/\//, '').toLowerCase();
     const [prefix = '', suffix = ''] = templateHost.split('{subdomain}');
     let candidate = host.toLowerCase();

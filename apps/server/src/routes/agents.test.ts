@@ -243,6 +243,8 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
       .update(agents)
       .set({ latestTimestamp: new Date(Date.now() + 60_000) })
       .where(eq(agents.id, agent_id));
+    // Written behind the server's back: wait until its change notice reached the poll caches.
+    await app.pollCache.settled();
     const unread = statusCountsSchema.parse(
       (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
     );
@@ -256,6 +258,7 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
       .update(agentReads)
       .set({ readAt: new Date(Date.now() - 120_000) })
       .where(eq(agentReads.agentId, agent_id));
+    await app.pollCache.settled();
     const stillUnread = statusCountsSchema.parse(
       (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
     );

@@ -45,6 +45,7 @@ import {
 } from '../services/agents/agent-changes.js';
 import { latestTimestamp } from '../services/latest-timestamp.js';
 import { statusCounts } from '../services/status-counts.js';
+import type { PollCache } from '../services/poll-cache/poll-cache.js';
 import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
 import { modelChoices, modelList } from './models.js';
@@ -73,9 +74,10 @@ export function agentRoutes(
     models: ModelsConfig;
     runner: Pick<AgentRunner, 'enqueue' | 'interrupt'>;
     access: RepositoryAccess;
+    pollCache: PollCache;
   },
 ): void {
-  const { db, access } = deps;
+  const { db, access, pollCache } = deps;
   const choices = modelChoices(deps.models);
 
   // The two bodies that carry images: large, but only a few values (see limitJsonValues).
@@ -167,7 +169,7 @@ export function agentRoutes(
   // The polls every open tab makes every 2.5–3 s: successful answers are not worth a log line each.
   app.get('/api/agent/latest-timestamp', { logLevel: 'warn' }, async (request) => {
     const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
-    return latestTimestamp(db, requireUser(request), trajectory_id);
+    return latestTimestamp(db, pollCache, requireUser(request), trajectory_id);
   });
 
   app.post('/api/agent/update-title', async (request) => {
@@ -239,7 +241,7 @@ export function agentRoutes(
   });
 
   app.get('/api/agents/status-counts', { logLevel: 'warn' }, async (request) =>
-    statusCounts(db, requireUser(request)),
+    statusCounts(db, pollCache, requireUser(request)),
   );
 
   app.post('/api/agent/mark-all-read', async (request) => {

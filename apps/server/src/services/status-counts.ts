@@ -1,7 +1,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { agentReads, agents, repositories } from '@tandem/db';
+import type { PollCache } from './poll-cache/poll-cache.js';
 import { preparedPerDatabase } from './poll-queries.js';
-import { WORKING_STATUSES } from '@tandem/shared';
+import { WORKING_STATUSES, type StatusCounts } from '@tandem/shared';
 import type { AuthenticatedUser } from './sessions.js';
 import type { Db } from '@tandem/db';
 
@@ -29,8 +30,15 @@ const viewerAgents = preparedPerDatabase(
   'tandem_status_counts',
 );
 
-/** The header's running and unread lists (polled every 3 s): the viewer's own, unarchived agents. */
-export async function statusCounts(db: Db, viewer: AuthenticatedUser) {
+/**
+ * The header's running and unread lists (polled every 3 s): the viewer's own, unarchived agents,
+ * from the poll cache until a change notice names the viewer's agents or read marks.
+ */
+export async function statusCounts(db: Db, cache: PollCache, viewer: AuthenticatedUser) {
+  return cache.statusCounts.get(viewer.id, () => readStatusCounts(db, viewer));
+}
+
+async function readStatusCounts(db: Db, viewer: AuthenticatedUser): Promise<StatusCounts> {
   const rows = await viewerAgents(db).execute({ viewer: viewer.id });
   const item = (r: (typeof rows)[number]) => ({ id: r.id, title: r.title, repo_name: r.repoName });
   return {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import { installations, memberships, repositories, users } from '@tandem/db';
+import { installations, memberships, repositories, users, type QueryLogger } from '@tandem/db';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '@tandem/db/testing';
 import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { buildApp, type App } from '../app.js';
@@ -87,9 +87,11 @@ export async function createTestApp(
     access?: 'code-host' | 'memberships';
     /** Model configuration for tests that do not run agents (e.g. provider keys, so models are available). */
     models?: Partial<ModelsConfig>;
+    /** Sees every statement the app's database connection sends (tests count queries). */
+    logQuery?: QueryLogger;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, { logQuery: options.logQuery });
   const webDist = mkdtempSync(join(tmpdir(), 'tandem-web-'));
   writeFileSync(join(webDist, 'index.html'), TEST_INDEX_HTML);
   const codeHostDir = options.codeHost ? mkdtempSync(join(tmpdir(), 'tandem-codehost-')) : undefined;

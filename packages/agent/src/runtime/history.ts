@@ -1,6 +1,6 @@
 import { agents, conversationItems, eventImages, spiceMessages, type Db } from '@tandem/db';
 import type { ModelMessage, ToolCallPart, UserContent } from 'ai';
-import { and, asc, eq, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
 
@@ -21,16 +21,59 @@ export async function loadHistory(
   agentId: string,
   limits: ImageLimits = MODEL_IMAGE_LIMITS,
 ): Promise<ModelMessage[]> {
+  return hydrateImages(db, (await readHistory(db, agentId, null)).messages, limits);
+}
+
+/** The live spice messages newer than `after` (all when null), hydrated, with the newest's time. */
+async function readHistory(db: Db, agentId: string, after: string | null) {
+  const live = and(eq(spiceMessages.agentId, agentId), isNull(spiceMessages.summarizedAt));
   const rows = await db
-    .select({ role: spiceMessages.role, content: spiceMessages.content })
+    .select({ role: spiceMessages.role, content: spiceMessages.content, timestamp: spiceMessages.timestamp })
     .from(spiceMessages)
-    .where(and(eq(spiceMessages.agentId, agentId), isNull(spiceMessages.summarizedAt)))
+    .where(after === null ? live : and(live, gt(spiceMessages.timestamp, after)))
     .orderBy(asc(spiceMessages.timestamp));
-  return hydrateImages(
-    db,
-    rows.map((row) => ({ role: row.role, content: row.content }) as ModelMessage),
-    limits,
-  );
+  const messages = rows.map((row) => ({ role: row.role, content: row.content }) as ModelMessage);
+  return { messages, newest: rows.at(-1)?.timestamp ?? after, images: imageRefs(messages).length > 0 };
+}
+
+/**
+ * The model's context as one run sees it: read in full once, then only what was stored since
+ * (tool results, the model's replies, user messages, auto-review notes), so a step costs one
+ * small read however long the conversation. Spice is written by the run that holds the agent,
+ * in time order, so "newer than the newest held" is everything new. New images, and a summary,
+ * read it all again: which images go to the model is decided over the whole context.
+ */
+export class RunHistory {
+  private messages: ModelMessage[] | undefined;
+  private newest: string | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly agentId: string,
+    private readonly limits: ImageLimits = MODEL_IMAGE_LIMITS,
+  ) {}
+
+  async current(): Promise<ModelMessage[]> {
+    if (!this.messages) return this.reload();
+    const added = await readHistory(this.db, this.agentId, this.newest);
+    if (!added.messages.length) return this.messages;
+    if (added.images) return this.reload();
+    this.messages = [...this.messages, ...added.messages];
+    this.newest = added.newest;
+    return this.messages;
+  }
+
+  /** After a summary: the next read starts from the summary. */
+  invalidate(): void {
+    this.messages = undefined;
+  }
+
+  private async reload(): Promise<ModelMessage[]> {
+    const all = await readHistory(this.db, this.agentId, null);
+    this.messages = await hydrateImages(this.db, all.messages, this.limits);
+    this.newest = all.newest;
+    return this.messages;
+  }
 }
 
 /** Image parts are stored as references (`tandem-image:{action_uuid}/{n}`), not as bytes. */

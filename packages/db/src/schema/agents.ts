@@ -97,7 +97,18 @@ export const conversationItems = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index('conversation_items_agent_time_idx').on(t.agentId, t.timestamp)],
+  (t) => [
+    index('conversation_items_agent_time_idx').on(t.agentId, t.timestamp),
+    // People's items only (their messages): what the agent loop looks for at every step, among
+    // what may be tens of thousands of the agent's own items.
+    index('conversation_items_agent_people_idx')
+      .on(t.agentId, t.timestamp)
+      .where(sql`${t.userId} IS NOT NULL`),
+    // Commits by sha: CI results (workflow_run) find the commit items they belong to.
+    index('conversation_items_commit_sha_idx')
+      .on(sql`(${t.data} ->> 'commit_sha')`)
+      .where(sql`${t.itemType} = 'commit'`),
+  ],
 );
 
 /** When each user last read each agent; unread = newer items than this. */

@@ -36,7 +36,17 @@ export const spiceMessages = pgTable(
     /** Set when folded into a summary: the loop then reads the summary instead. */
     summarizedAt: timestamp('summarized_at', { withTimezone: true, precision: 6 }),
   },
-  (t) => [index('spice_messages_agent_time_idx').on(t.agentId, t.timestamp)],
+  (t) => [
+    index('spice_messages_agent_time_idx').on(t.agentId, t.timestamp),
+    // The model's live context (not yet summarized), read at the start of every run and step.
+    index('spice_messages_live_idx')
+      .on(t.agentId, t.timestamp)
+      .where(sql`${t.summarizedAt} IS NULL`),
+    // The user messages already fed to the model, which the loop checks at every step.
+    index('spice_messages_fed_idx')
+      .on(t.agentId, t.actionUuid)
+      .where(sql`${t.actionUuid} IS NOT NULL`),
+  ],
 );
 
 /** Every change of an installation's credit balance (platform §3 Transaction). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database } from '../client.js';
+import { openDatabase, type Database, type QueryLogger } from '../client.js';
 
 export interface TestDatabase extends Database {
   /** Drops the throwaway database (Postgres) or discards the in-memory one (PGlite). */
@@ -17,9 +17,12 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
 }
 
 /** A fresh, migrated database of the given kind that no other test sees. */
-export async function createTestDatabase(kind: TestDatabaseKind = 'pglite'): Promise<TestDatabase> {
+export async function createTestDatabase(
+  kind: TestDatabaseKind = 'pglite',
+  options: { logQuery?: QueryLogger } = {},
+): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite' });
+    const database = await openDatabase({ kind: 'pglite', ...options });
     return { ...database, destroy: () => database.close() };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -28,7 +31,7 @@ export async function createTestDatabase(kind: TestDatabaseKind = 'pglite'): Pro
   await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4, ...options });
   return {
     ...database,
     url: url.toString(),

@@ -1,0 +1,83 @@
+import { testDatabaseKinds } from '@tandem/db/testing';
+import { createAgentResponseSchema } from '@tandem/shared';
+import { agents } from '@tandem/db';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { until, writeScriptFile } from '../testing/agent-harness.js';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+
+const scriptFile = writeScriptFile([
+  {
+    match: 'steps:',
+    steps: [
+      { tool_calls: [{ name: 'run_command', args: { command: 'echo one' } }] },
+      { tool_calls: [{ name: 'run_command', args: { command: 'echo two' } }] },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'Done.' } }] },
+    ],
+  },
+]);
+
+/**
+ * What one agent step costs the database (issue 15): between a tool's stored result and the next
+ * model request, at most 5 statements, none of which reads the whole conversation again.
+ */
+describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
+  const log: { query: string; params: unknown[] }[] = [];
+  const testApp = useTestApp(kind, {
+    codeHost: true,
+    agents: { models: { scriptedModelFile: scriptFile } },
+    logQuery: (query, params) => log.push({ query, params }),
+  });
+  let app: TestApp;
+  let ada: TestUser;
+
+  beforeAll(async () => {
+    app = testApp();
+    ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+  });
+
+  it('sends at most 5 statements between a tool result and the next model request', async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: { authorization: `Bearer ${ada.token}` },
+      payload: { body: 'steps: run two commands', model: 'scripted' },
+    });
+    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+    await until('the agent to finish', async () => {
+      const [row] = await app.database.db.select().from(agents).where(eq(agents.id, agentId));
+      return row?.status === 'paused' ? true : undefined;
+    });
+
+    // A tool result is stored as a spice message with the role 'tool'; the model's answer is
+    // charged next, so the statements in between are what the step cost before the request.
+    const isToolResult = (e: (typeof log)[number]) =>
+      /^insert into "spice_messages"/i.test(e.query) &&
+      e.params.includes('tool') &&
+      e.params.includes(agentId);
+    const isCharge = (e: (typeof log)[number]) =>
+      /insert into "credit_transactions"|update "installations" set "credit_balance"/i.test(e.query);
+    const windows: string[][] = [];
+    for (let i = 0; i < log.length; i++) {
+      if (!isToolResult(log[i]!)) continue;
+      const end = log.findIndex((e, j) => j > i && isCharge(e));
+      if (end < 0) continue;
+      windows.push(log.slice(i + 1, end).map((e) => e.query));
+    }
+    // Two commands, each followed by a model request (the second answers with task_complete).
+    expect(windows).toHaveLength(2);
+    if (process.env.SHOW_STEP_QUERIES) console.log(windows);
+    for (const window of windows) {
+      expect(window.length, window.join('\n')).toBeLessThanOrEqual(5);
+      // The context is read from where the run left it, not from the start of the conversation.
+      const spiceReads = window.filter(
+        (q) => /from "spice_messages"/i.test(q) && !/"action_uuid" is not null/i.test(q),
+      );
+      expect(spiceReads, window.join('\n')).toHaveLength(1);
+      expect(spiceReads[0]).toMatch(/"timestamp" > \$/i);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * A bounded map filled on demand and emptied by change notices. A value read from the database
+ * while a notice for its key arrives is returned but not kept: the read may predate the change.
+ * While `enabled()` is false (notices not flowing) nothing is kept and every get loads.
+ */
+export class InvalidatedCache<V> {
+  private readonly values = new Map<string, V>();
+  /** Loads under way per key; `stale` once a notice for the key arrived during them. */
+  private readonly loads = new Map<string, { count: number; stale: boolean }>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly enabled: () => boolean,
+  ) {}
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    if (this.values.has(key)) return this.values.get(key)!;
+    if (!this.enabled()) return load();
+    let pending = this.loads.get(key);
+    if (!pending) {
+      pending = { count: 0, stale: false };
+      this.loads.set(key, pending);
+    }
+    pending.count++;
+    try {
+      const value = await load();
+      if (!pending.stale && this.enabled()) this.keep(key, value);
+      return value;
+    } finally {
+      if (--pending.count === 0 && this.loads.get(key) === pending) this.loads.delete(key);
+    }
+  }
+
+  invalidate(key: string): void {
+    this.values.delete(key);
+    const pending = this.loads.get(key);
+    if (pending) pending.stale = true;
+  }
+
+  clear(): void {
+    this.values.clear();
+    for (const pending of this.loads.values()) pending.stale = true;
+  }
+
+  private keep(key: string, value: V): void {
+    // Oldest first: a Map iterates in insertion order, so the first key is the least recently kept.
+    if (this.values.size >= this.maxEntries) this.values.delete(this.values.keys().next().value!);
+    this.values.set(key, value);
+  }
+}

@@ -1,0 +1,3 @@
+CREATE INDEX "conversation_items_agent_people_idx" ON "conversation_items" USING btree ("agent_id","timestamp") WHERE "conversation_items"."user_id" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "spice_messages_live_idx" ON "spice_messages" USING btree ("agent_id","timestamp") WHERE "spice_messages"."summarized_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "spice_messages_fed_idx" ON "spice_messages" USING btree ("agent_id","action_uuid") WHERE "spice_messages"."action_uuid" IS NOT NULL;

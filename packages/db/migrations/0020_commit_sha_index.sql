@@ -1,0 +1,1 @@
+CREATE INDEX "conversation_items_commit_sha_idx" ON "conversation_items" USING btree (("data" ->> 'commit_sha')) WHERE "conversation_items"."item_type" = 'commit';
