@@ -21,3 +21,4 @@ export * from './users.js';
 export * from './app-auth.js';
 export * from './oauth.js';
 export * from './webhooks.js';
+export * from './reads/workflow-runs.js';

@@ -6,7 +6,7 @@ import {
   type ConversationItem,
 } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
-import { scriptLogs } from '@tandem/db';
+import { agents, scriptLogs } from '@tandem/db';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
@@ -52,6 +52,25 @@ const scriptFile = writeScriptFile([
         ],
       },
       { tool_calls: [{ name: 'task_complete', args: { summary: 'Done.' } }] },
+    ],
+  },
+  {
+    match: 'add an auto script',
+    steps: [
+      {
+        tool_calls: [
+          {
+            name: 'edit_file',
+            args: {
+              path: '.tandem/run/auto/0-watch.sh',
+              old_string: '',
+              new_string: 'echo "auto script ran"\n',
+            },
+          },
+        ],
+      },
+      { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add an auto script' } }] },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'Added it.' } }] },
     ],
   },
 ]);
@@ -204,5 +223,49 @@ describe('running a repository script for the user', () => {
       false,
     );
     expect(items.length).toBeGreaterThan(before);
+  });
+  it('starts .tandem/run/auto scripts when a sandbox is set up, with their logs', async () => {
+    const create = async (body: string, base_branch?: string) =>
+      createAgentResponseSchema.parse(
+        (
+          await app.server.inject({
+            method: 'POST',
+            url: '/api/agents/create-agent/acme/webapp',
+            headers: headers(),
+            payload: { body, model: 'scripted', ...(base_branch ? { base_branch } : {}) },
+          })
+        ).json(),
+      ).agent_id;
+    const runner = app.runner as AgentRunner;
+    const writer = await create('add an auto script');
+    await runner.idle(writer);
+    const [row] = await app.database.db.select().from(agents).where(eq(agents.id, writer));
+    // A new agent from that branch gets a fresh sandbox, which starts the script by itself.
+    const reader = await create('just have a look', row!.branch!);
+    const items = await until(
+      'the auto script to finish',
+      async () => {
+        const all = await feedOf(reader);
+        return all.some((i) => i.item_type === 'shell_message' && i.message_type === 'shutdown')
+          ? all
+          : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    const shell = items.find((i) => i.item_type === 'shell')!;
+    expect(shell).toMatchObject({
+      script_path: '.tandem/run/auto/0-watch.sh',
+      command: 'bash .tandem/run/auto/0-watch.sh',
+    });
+    const [log] = await until(
+      'the auto script log',
+      async () => {
+        const rows = await app.database.db.select().from(scriptLogs).where(eq(scriptLogs.agentId, reader));
+        return rows.length ? rows : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    expect(log).toMatchObject({ path: '.tandem/run/auto/0-watch.sh', statusCode: 0 });
+    expect(log!.output).toContain('auto script ran');
   });
 });

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import type { AgentRunner } from '@tandem/agent';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { agents, agentSources, conversationItems, repositories, users, webhookDeliveries } from '@tandem/db';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, until, writeScriptFile } from '../testing/agent-harness.js';
+import { connectCodeHost, settle as settleAll } from '../testing/code-host-product.js';
 import { useTestApp, type TestApp } from '../testing/test-app.js';
 
 /**
@@ -57,28 +56,7 @@ describe.each(testDatabaseKinds())('agents that live on the code host on %s', (k
     return res.json() as Promise<Record<string, unknown> & { id: number; number: number; body: string }>;
   }
 
-  /** Every webhook delivered and every agent run it caused finished. */
-  async function settle() {
-    for (let round = 0; round < 2; round++) {
-      // Sent, then applied by the product's queue, then the runs they started (whose comments
-      // are sent again: the second round). The Postgres runner queues a run asynchronously, so
-      // the agents' own statuses say when their runs are over.
-      await app.codeHost!.webhooksIdle();
-      await app.webhooks.idle();
-      await (app.runner as AgentRunner).idle();
-      await until(
-        'agents to stop working',
-        async () => {
-          const busy = await app.database.db
-            .select({ id: agents.id })
-            .from(agents)
-            .where(inArray(agents.status, ['pending', 'open']));
-          return busy.length ? undefined : true;
-        },
-        { timeoutMs: 60_000, intervalMs: 50 },
-      );
-    }
-  }
+  const settle = () => settleAll(app);
 
   const agentsOn = (fullName: string) =>
     app.database.db
@@ -103,21 +81,11 @@ describe.each(testDatabaseKinds())('agents that live on the code host on %s', (k
         { id: 1001, name: 'ada', role: 'admin', repos: ['ada/playground'] },
       ],
     });
-    const { db } = app.database;
-    // The code host's own ids, as its sign-in and installation webhooks would have stored them.
-    await db.update(users).set({ githubId: 1 }).where(eq(users.username, 'ada'));
-    for (const [fullName, githubId] of [
-      ['acme/webapp', 200],
-      ['ada/playground', 202],
-    ] as const) {
-      await db
-        .update(repositories)
-        .set({ githubId, defaultModel: 'scripted' })
-        .where(eq(repositories.fullName, fullName));
-    }
-    await app.server.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.server.address() as AddressInfo;
-    app.codeHost!.connectProduct({ webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks` });
+    await connectCodeHost(app, {
+      users: { ada: 1 },
+      repositories: { 'acme/webapp': 200, 'ada/playground': 202 },
+      defaultModel: 'scripted',
+    });
   });
 
   it('starts an agent from a tag in an issue comment; it reacts, opens a closing PR and answers', async () => {
@@ -363,19 +331,28 @@ describe.each(testDatabaseKinds())('agents that live on the code host on %s', (k
 
   it('backs off when the code host rate-limits it, then does the work', async () => {
     const issue = await rest('ada', 'POST', '/repos/acme/webapp/issues', { title: 'Limits', body: '' });
+    await settle();
+    // The product's first call after the comment (the commenter's permission) meets a secondary
+    // limit; ada's own requests do not. Set before the comment: its delivery starts at once.
+    const before = app.codeHost!.rateLimitedResponses();
+    const ada = `token ${tokens.get('ada')}`;
+    app.codeHost!.simulateRateLimit({
+      kind: 'secondary',
+      requests: 1,
+      retryAfterSeconds: 1,
+      only: (authorization) => authorization !== ada,
+    });
     await rest('ada', 'POST', `/repos/acme/webapp/issues/${issue.number}/comments`, {
       body: '@tandem have a look at the limits',
     });
-    // The product's next calls (the commenter's permission, the reaction) meet a secondary limit.
-    const before = app.codeHost!.rateLimitedResponses();
-    app.codeHost!.simulateRateLimit({ kind: 'secondary', requests: 1, retryAfterSeconds: 1 });
     await settle();
     expect(app.codeHost!.rateLimitedResponses() - before).toBe(1);
     // The client waited out retry-after itself: the delivery went through on its first attempt.
     const [delivery] = await app.database.db
       .select({ attempts: webhookDeliveries.attempts, processedAt: webhookDeliveries.processedAt })
       .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.event, 'issue_comment'))
+      // The person's comment, not the bot's answer (recorded later, but never queued: attempts 0).
+      .where(and(eq(webhookDeliveries.event, 'issue_comment'), gt(webhookDeliveries.attempts, 0)))
       .orderBy(desc(webhookDeliveries.receivedAt))
       .limit(1);
     expect(delivery).toMatchObject({ attempts: 1, processedAt: expect.any(Date) });

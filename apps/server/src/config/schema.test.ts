@@ -15,6 +15,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    [{ TANDEM_AGENT_CONCURRENCY: '257' }, 'TANDEM_AGENT_CONCURRENCY must be a whole number from 1 to 256'],
     [{ PORT: 'eighty' }, 'PORT must be a port number from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT must be a port number'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],

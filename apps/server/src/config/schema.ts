@@ -141,8 +141,8 @@ export const envSchema = z.object({
     .trim()
     .default('4')
     .refine(
-      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 64,
-      'must be a whole number from 1 to 64',
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 256,
+      'must be a whole number from 1 to 256',
     )
     .transform(Number),
 });

@@ -2,10 +2,19 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { setNumberState } from '@tandem/agent';
 import { repositories, type Db } from '@tandem/db';
-import type { ThreadWebhookPayload } from '@tandem/shared';
-import { handleThreadEvent, type GitHubEventDeps } from './github-events/handle-thread-event.js';
+import type {
+  CheckSuiteWebhookPayload,
+  PushWebhookPayload,
+  ThreadWebhookPayload,
+  WorkflowRunWebhookPayload,
+} from '@tandem/shared';
+import { canWrite, handleThreadEvent, type GitHubEventDeps } from './github-events/handle-thread-event.js';
+import { onPullRequestForReview } from './github-events/review-pull.js';
 import { recordNumberLifecycle } from './github-events/number-lifecycle.js';
 import { threadEvent } from './github-events/thread-event.js';
+import { applyWorkflowRun, checkSuiteAsRun } from './github-events/workflow-run.js';
+import { wakeForFailedRun } from './github-events/auto-fix.js';
+import { wakeForConflicts } from './github-events/merge-conflicts.js';
 import {
   grantInstallerAdmin,
   markInstallationDeleted,
@@ -88,6 +97,9 @@ export const HANDLED_WEBHOOK_EVENTS = new Set([
   'issues',
   'issue_comment',
   'pull_request_review',
+  'workflow_run',
+  'check_suite',
+  'push',
 ]);
 
 export async function handleWebhookEvent(
@@ -112,10 +124,33 @@ export async function handleWebhookEvent(
     case 'pull_request_review': {
       if (event === 'pull_request' || event === 'issues')
         await onNumberState(db, event, payload as ThreadWebhookPayload, delivery.id);
+
       const thread = threadEvent(event, payload as ThreadWebhookPayload);
       if (thread) await handleThreadEvent({ ...deps, log }, thread);
+      // After the words: a tag asking for a review has started the reviewer already, and the
+      // pull request's text must not reach a reviewer started here as a second message.
+      if (event === 'pull_request')
+        await onPullRequestForReview(
+          { ...deps, log, canWrite: (repo, login) => canWrite(deps, repo, login) },
+          payload as ThreadWebhookPayload,
+        );
       break;
     }
+    case 'workflow_run':
+    case 'check_suite': {
+      const runPayload =
+        event === 'check_suite'
+          ? checkSuiteAsRun(payload as CheckSuiteWebhookPayload)
+          : (payload as WorkflowRunWebhookPayload);
+      if (!runPayload) break;
+      const applied = await applyWorkflowRun(db, runPayload);
+      if (applied?.status === 'failure' && runPayload.action === 'completed')
+        await wakeForFailedRun({ ...deps, log }, runPayload, applied.agentIds);
+      break;
+    }
+    case 'push':
+      await wakeForConflicts({ ...deps, log }, payload as PushWebhookPayload);
+      break;
     default:
       log.debug({ event, action: body.action }, 'webhook recorded, no handler');
   }

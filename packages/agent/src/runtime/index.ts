@@ -4,6 +4,6 @@ export { AgentRun, OUT_OF_CREDITS_MESSAGE, type RuntimeDeps, type RuntimeLogger 
 export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './items.js';
 export { nextTimestamp } from './clock.js';
 export { agentBranch, workspacesDirOf, WARM_TTL_MS } from './warm-sandbox.js';
-export { AGENT_TOOLS } from './tools/index.js';
+export { AGENT_TOOLS, REVIEW_PURPOSE, toolsFor } from './tools/index.js';
 export { setNumberState, subscribeNumber, type SourceState } from './sources.js';
 export { IMAGE_REF } from './history.js';

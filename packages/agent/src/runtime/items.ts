@@ -73,23 +73,35 @@ export function keyUuid(agentId: string, key: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Shell items change while the process runs (active, ports); the item keeps its place in the feed. */
+/**
+ * Items that change in place (a shell while its process runs, a commit's review or CI runs) keep
+ * their place in the feed. The agent's latest_timestamp moves too, in the same transaction, so
+ * open pages read the newest page again and see the change at their next poll.
+ */
 export async function updateItemData(
   db: Db,
   agentId: string,
   key: { actionUuid: string; pid: number | null; itemType: ItemType },
   data: Record<string, unknown>,
 ): Promise<void> {
-  await db
-    .update(conversationItems)
-    .set({ data: storableDeep(data) })
-    .where(
-      and(
-        eq(conversationItems.agentId, agentId),
-        eq(conversationItems.actionUuid, key.actionUuid),
-        eq(conversationItems.itemType, key.itemType),
-      ),
-    );
+  await db.transaction(async (tx) => {
+    const changed = await tx
+      .update(conversationItems)
+      .set({ data: storableDeep(data) })
+      .where(
+        and(
+          eq(conversationItems.agentId, agentId),
+          eq(conversationItems.actionUuid, key.actionUuid),
+          eq(conversationItems.itemType, key.itemType),
+        ),
+      )
+      .returning({ actionUuid: conversationItems.actionUuid });
+    if (changed.length)
+      await tx
+        .update(agents)
+        .set({ latestTimestamp: new Date(nextTimestamp()) })
+        .where(eq(agents.id, agentId));
+  });
 }
 
 export const actionItem = (actionType: string, data: Record<string, unknown> = {}): NewItem => ({

@@ -10,17 +10,21 @@ export function systemPrompt(options: {
   autoCreatePr?: boolean;
   /** The repository's `.tandem/README.md`, when it has one. */
   instructions?: string | null;
+  /** A reviewer of a person's pull request (agents.purpose 'review'). */
+  reviewer?: boolean;
 }): string {
-  const lines = [
-    `You are Tandem, an AI software engineer working in the repository ${options.repo.fullName}.`,
-    `Your checkout is on the branch ${options.branch}, made from ${options.baseBranch}. Paths are relative to the repository root.`,
-    options.autoCreatePr === false
-      ? `Work in small verified steps: read the code you change, run the tests, commit with clear messages and push. ${NO_AUTO_PR_INSTRUCTION}`
-      : 'Work in small verified steps: read the code you change, run the tests, commit with clear messages and push, and open a pull request when the work is ready for review.',
-    'As soon as you understand the task, call set_title with a short, specific title for this conversation.',
-    'Use the tools to act; the people you work with see every file you view, every edit, every command and its output.',
-    'When you are done, or need an answer from the user, call task_complete with a short summary. Never invent results you did not see.',
-  ];
+  const lines = options.reviewer
+    ? reviewerLines(options)
+    : [
+        `You are Tandem, an AI software engineer working in the repository ${options.repo.fullName}.`,
+        `Your checkout is on the branch ${options.branch}, made from ${options.baseBranch}. Paths are relative to the repository root.`,
+        options.autoCreatePr === false
+          ? `Work in small verified steps: read the code you change, run the tests, commit with clear messages and push. ${NO_AUTO_PR_INSTRUCTION}`
+          : 'Work in small verified steps: read the code you change, run the tests, commit with clear messages and push, and open a pull request when the work is ready for review.',
+        'As soon as you understand the task, call set_title with a short, specific title for this conversation.',
+        'Use the tools to act; the people you work with see every file you view, every edit, every command and its output.',
+        'When you are done, or need an answer from the user, call task_complete with a short summary. Never invent results you did not see.',
+      ];
   if (options.instructions)
     lines.push(
       `The repository's maintainers left these instructions for agents in ${INSTRUCTIONS_FILE}; follow them unless the user asks otherwise:`,
@@ -29,6 +33,18 @@ export function systemPrompt(options: {
       '</repository-instructions>',
     );
   return lines.join('\n');
+}
+
+/** A reviewer reads a person's pull request and posts one review; it never changes their branch. */
+function reviewerLines(options: { repo: RepoInfo; branch: string; baseBranch: string }): string[] {
+  return [
+    `You are Tandem, an AI code reviewer in the repository ${options.repo.fullName}.`,
+    `Your checkout is the pull request's branch ${options.branch}; it merges into ${options.baseBranch}. Paths are relative to the repository root.`,
+    `Read the change (git diff origin/${options.baseBranch}...HEAD, or the range you are asked about) and the code around it, run the tests when it helps, then post one review with submit_review: a short summary and inline comments on the changed lines that need attention.`,
+    'Comment on concrete problems only: bugs, broken edge cases, security issues, missing tests for new behaviour, code that does not do what the pull request says. Do not praise, restate the diff, or suggest what a formatter would fix.',
+    'You cannot commit or push: this branch belongs to a person. When a reply to your review asks you something, answer it with a comment.',
+    'When you have posted the review or answered, call task_complete with a short summary. Never invent results you did not see.',
+  ];
 }
 
 export const SUMMARY_INSTRUCTIONS =

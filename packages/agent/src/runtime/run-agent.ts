@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   agents,
   agentSideEffects,
   conversationItems,
+  installations,
   repositories,
   users,
   userSettings,
@@ -14,7 +13,7 @@ import type { GitHubClient } from '@tandem/github';
 import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
 import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
-import { chargeAgentCall, installationBalance } from '../credits/ledger.js';
+import { chargeAgentCall } from '../credits/ledger.js';
 import {
   priceFor,
   resolveModel,
@@ -25,8 +24,8 @@ import {
 } from '../model/index.js';
 import { createScrubber, type SandboxKind, type Scrubber } from '../sandbox/index.js';
 import { autoReview } from './auto-review.js';
-import { startRepoScript } from './tools/shell.js';
-import { appendSpice, applySummary, loadHistory, pendingToolCalls, syncUserMessages } from './history.js';
+import { startAutoScripts, startRequestedScripts } from './start-scripts.js';
+import { appendSpice, applySummary, pendingToolCalls, RunHistory, syncUserMessages } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
 import { beginWait, endWait } from './wait.js';
 import { readRepoInstructions } from './repo-instructions.js';
@@ -34,6 +33,7 @@ import { loggableError } from './loggable-error.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
 import {
   findTool,
+  REVIEW_PURPOSE,
   toolSet,
   ToolInputError,
   type AgentRow,
@@ -177,14 +177,6 @@ export class AgentRun {
     await this.deps.db.update(agents).set({ status }).where(eq(agents.id, this.agentId));
   }
 
-  private async interrupted(): Promise<boolean> {
-    const [row] = await this.deps.db
-      .select({ flag: agents.interruptRequested })
-      .from(agents)
-      .where(eq(agents.id, this.agentId));
-    return this.signal.aborted || row?.flag === true;
-  }
-
   async run(): Promise<void> {
     const { db } = this.deps;
     const [agent] = await db.select().from(agents).where(eq(agents.id, this.agentId));
@@ -225,8 +217,11 @@ export class AgentRun {
         await this.emit(actionItem('ErrorEvent', { exception: model.reason }));
         return;
       }
-      sandbox = this.warm.take() ?? (await prepareSandbox(this.deps, agent, repo, this.emit));
-      await this.startRequestedScripts(sandbox);
+      const warm = this.warm.take();
+      sandbox = warm ?? (await prepareSandbox(this.deps, agent, repo, this.emit));
+      // A fresh sandbox starts the repository's run/auto scripts; a warm one still has them.
+      if (!warm) await startAutoScripts(sandbox, () => this.scriptContext(sandbox!));
+      await startRequestedScripts(this.deps.db, this.agentId, sandbox, () => this.scriptContext(sandbox!));
       this.instructions = await readRepoInstructions(sandbox.workspace.dir);
       // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
       // scripts and leaves the model (and any steps it had left) alone.
@@ -264,13 +259,18 @@ export class AgentRun {
   ): Promise<RunEnd> {
     const { db } = this.deps;
     const maxCalls = this.deps.maxModelCalls ?? 200;
+    const context = new RunHistory(db, this.agentId);
+    // Between a tool's result and the next model request: the agent with its balance, what was
+    // added to the context, user messages not yet fed, and (in callModel) the requester.
     for (let calls = 0; ;) {
-      if (await this.interrupted()) return 'interrupted';
+      const { balance } = await this.refreshAgent();
+      if (this.signal.aborted || this.agent.interruptRequested) return 'interrupted';
       if (!awake) {
-        if ((await syncUserMessages(db, this.agentId)) === 0) return 'idle';
+        if ((await this.syncMessages()) === 0) return 'idle';
         awake = true;
       }
-      const pending = pendingToolCalls(await loadHistory(db, this.agentId));
+      let history = await context.current();
+      const pending = pendingToolCalls(history);
       if (pending.length) {
         const stop = await this.executeTools(pending, sandbox);
         if (stop === 'complete') return 'idle';
@@ -278,12 +278,10 @@ export class AgentRun {
         if (stop === 'waiting') return 'waiting';
         continue;
       }
-      await syncUserMessages(db, this.agentId);
-      let history = await loadHistory(db, this.agentId);
+      // Fed only now: a user message must not land between a tool call and its result.
+      if ((await this.syncMessages()) > 0) history = await context.current();
       if (!needsModel(history)) return 'idle';
-      const [fresh] = await db.select().from(agents).where(eq(agents.id, this.agentId));
-      this.agent = fresh!;
-      if ((await installationBalance(db, this.repo.installationId)) <= 0) {
+      if (balance <= 0) {
         await this.emit(actionItem('OutOfCreditsEvent', { summary: OUT_OF_CREDITS_MESSAGE }));
         return 'idle';
       }
@@ -306,12 +304,32 @@ export class AgentRun {
       }
       if (this.agent.curTokens > this.agent.summarizationLimit) {
         await this.summarize(model, history, sandbox.scrub);
-        history = await loadHistory(db, this.agentId);
+        context.invalidate();
+        history = await context.current();
       }
       calls += 1;
       const step = await this.callModel(model, history, sandbox);
       if (step === 'interrupted') return 'interrupted';
     }
+  }
+
+  /** The agent's row and its installation's balance, in one read. */
+  private async refreshAgent(): Promise<{ balance: number }> {
+    const [row] = await this.deps.db
+      .select({ agent: agents, balance: installations.creditBalance })
+      .from(agents)
+      .innerJoin(installations, eq(installations.id, agents.installationId))
+      .where(eq(agents.id, this.agentId));
+    if (!row) throw new Error(`agent ${this.agentId} is gone`);
+    this.agent = row.agent;
+    return { balance: Number(row.balance) };
+  }
+
+  /** Feeds new user messages to the model; a new message restarts the budget (as stored). */
+  private async syncMessages(): Promise<number> {
+    const added = await syncUserMessages(this.deps.db, this.agentId);
+    if (added > 0) this.agent = { ...this.agent, spentSinceMessage: 0 };
+    return added;
   }
 
   /** One model call: its messages stored and its cost charged in one go, before any tool runs. */
@@ -333,9 +351,10 @@ export class AgentRun {
           baseBranch: sandbox.workspace.baseBranch,
           autoCreatePr: requester.autoCreatePr,
           instructions: this.instructions,
+          reviewer: this.agent.purpose === REVIEW_PURPOSE,
         }),
         messages: history,
-        tools: toolSet(),
+        tools: toolSet(this.agent.purpose),
         providerOptions: model.providerOptions,
         abortSignal: this.signal,
         maxRetries: 2,
@@ -449,7 +468,7 @@ export class AgentRun {
   }
 
   private async executeTool(call: ToolCallPart, sandbox: WarmSandbox, requester: Requester) {
-    const definition = findTool(call.toolName);
+    const definition = findTool(call.toolName, this.agent.purpose);
     if (!definition) return { text: `Unknown tool ${call.toolName}` };
     const parsed = definition.input.safeParse(call.input);
     if (!parsed.success) return { text: `Invalid input for ${call.toolName}: ${parsed.error.message}` };
@@ -468,35 +487,9 @@ export class AgentRun {
     }
   }
 
-  /** Scripts the user started from the Run Scripts menu: taken once, started in the background. */
-  private async startRequestedScripts(sandbox: WarmSandbox): Promise<void> {
-    const { db } = this.deps;
-    // Taken under the row lock: a request arriving meanwhile waits and lands in the next run.
-    const taken = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ scripts: agents.pendingScripts })
-        .from(agents)
-        .where(eq(agents.id, this.agentId))
-        .for('update');
-      if (row?.scripts.length)
-        await tx.update(agents).set({ pendingScripts: [] }).where(eq(agents.id, this.agentId));
-      return row;
-    });
-    if (!taken?.scripts.length) return;
-    const requester = await requesterOf(db, this.agent);
-    for (const { script_path, restart } of taken.scripts) {
-      const ctx = await this.toolContext(`script:${randomUUID()}`, sandbox, requester);
-      const exists = await stat(join(sandbox.workspace.dir, script_path)).then(
-        (s) => s.isFile(),
-        () => false,
-      );
-      if (!exists) {
-        await this.emit(actionItem('ErrorEvent', { exception: `Script not found: ${script_path}` }));
-        continue;
-      }
-      await startRepoScript(ctx, script_path, restart);
-    }
-  }
+  /** A tool context for a repository script started outside the model's tool calls. */
+  private scriptContext = async (sandbox: WarmSandbox) =>
+    this.toolContext(`script:${randomUUID()}`, sandbox, await requesterOf(this.deps.db, this.agent));
 
   /** What a tool (or a repository script started for the user) runs with. */
   private async toolContext(

@@ -1,3 +1,4 @@
+import { REVIEW_PURPOSE } from './tools/review.js';
 import { agents, conversationItems, type Db } from '@tandem/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { join } from 'node:path';
@@ -77,7 +78,13 @@ export async function prepareSandbox(
     createBase: agent.baseBranch !== null,
     // Its own branch once it pushed to it; until then the first free name, so a branch that already
     // exists on the code host (someone else's, or a previous database's agent) is never taken over.
-    branch: (await hasPushed(deps.db, agent)) ? agent.branch! : { free: agent.branch ?? agentBranch(agent) },
+    // A reviewer reads the person's pull request branch itself (it has no tool that could push).
+    branch:
+      agent.purpose === REVIEW_PURPOSE && agent.branch
+        ? agent.branch
+        : (await hasPushed(deps.db, agent))
+          ? agent.branch!
+          : { free: agent.branch ?? agentBranch(agent) },
     author: { name: 'Tandem', email: 'tandem@users.noreply.github.com' },
     kind: deps.sandbox.kind,
   });

@@ -11,6 +11,7 @@ export {
   git,
   mirrorDir,
   prepareWorkspace,
+  fetchOrigin,
   pushBranch,
   runRepoScript,
   type GitAuth,

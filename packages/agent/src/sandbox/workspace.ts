@@ -308,6 +308,15 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
 }
 
 /**
+ * Brings the code host's branches into the workspace's `origin/*` (the agent's own branch and
+ * working tree are left as they are): the mirror fetches as the host, the sandbox fetches from it.
+ */
+export async function fetchOrigin(ws: PreparedWorkspace, auth: GitAuth): Promise<void> {
+  await syncMirror(ws.mirror, ws.cloneUrl, auth);
+  await fetchFromMirror(ws, ws.mirror);
+}
+
+/**
  * Pushes HEAD to the agent's branch, never forcing: a rejected push comes back as pushed: false.
  *
  * The commits cross from the workspace to the host as data, never as a git command run in the

@@ -6,7 +6,7 @@ export const CORE_LIMIT = 5000;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** A limit the next requests meet, as tests ask for it (`RunningCodeHost.simulateRateLimit`). */
-export type SimulatedLimit =
+export type SimulatedLimit = (
   | {
       /** The primary limit: 403, `x-ratelimit-remaining: 0` and a reset time. */
       kind: 'primary';
@@ -19,7 +19,11 @@ export type SimulatedLimit =
       requests: number;
       retryAfterSeconds?: number;
       status?: 403 | 429;
-    };
+    }
+) & {
+  /** Which requests meet it, by their Authorization header (default: every request). */
+  only?: (authorization: string | undefined) => boolean;
+};
 
 interface Window {
   used: number;
@@ -60,7 +64,7 @@ export class RateLimits {
     reply.header('x-ratelimit-remaining', String(remaining));
     reply.header('x-ratelimit-used', String(primary ? CORE_LIMIT : window.used));
     reply.header('x-ratelimit-resource', 'core');
-    if (!limit || limit.left <= 0) {
+    if (!limit || limit.left <= 0 || (limit.only && !limit.only(request.headers.authorization))) {
       reply.header('x-ratelimit-reset', String(reset));
       return false;
     }

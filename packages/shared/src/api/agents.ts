@@ -298,6 +298,7 @@ export const statusCountsSchema = z.object({
   running_agents: z.array(statusCountItemSchema),
   unread_agents: z.array(statusCountItemSchema),
 });
+export type StatusCounts = z.infer<typeof statusCountsSchema>;
 /**
  * Statuses in which an agent counts as working (workspace §4). 'waiting': its wait tool ended the
  * run until a timer, a message or a comment wakes it; it holds no runner slot but is not done.

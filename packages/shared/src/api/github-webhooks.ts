@@ -64,7 +64,15 @@ const numberPayload = z.object({
       state: z.string().max(50),
       merged: z.boolean().nullish(),
       draft: z.boolean().nullish(),
-      head: z.object({ ref: z.string().max(255) }).optional(),
+      head: z
+        .object({
+          ref: z.string().max(255),
+          sha: z.string().max(64).optional(),
+          /** null when the fork it came from was deleted. */
+          repo: z.object({ id: githubId }).nullish(),
+        })
+        .optional(),
+      base: z.object({ ref: z.string().max(255) }).optional(),
       title: z.string().max(1024).optional(),
       body: text,
       user: user.optional(),
@@ -84,6 +92,9 @@ const numberPayload = z.object({
     })
     .optional(),
   sender: user.optional(),
+  /** pull_request synchronize: the head before and after the push. */
+  before: z.string().max(64).optional(),
+  after: z.string().max(64).optional(),
 });
 
 /** issue_comment: a comment on an issue or a pull request's conversation. */
@@ -127,6 +138,58 @@ export type ThreadWebhookPayload = z.infer<typeof numberPayload> & {
   review?: z.infer<typeof reviewPayload>['review'];
 };
 
+/** workflow_run: a CI run of a commit, as it is requested, runs and completes. */
+const workflowRunPayload = z.object({
+  action,
+  installation: installation.pick({ id: true }).optional(),
+  repository: threadRepository.optional(),
+  workflow_run: z.object({
+    id: githubId,
+    name: z.string().max(1024).nullish(),
+    head_sha: z.string().regex(/^[0-9a-f]{40}$/),
+    head_branch: z.string().max(255).nullish(),
+    status: z.string().max(50).nullish(),
+    conclusion: z.string().max(50).nullish(),
+    run_attempt: z.number().int().positive().optional(),
+    html_url: htmlUrl,
+    pull_requests: z
+      .array(z.object({ number: githubId }))
+      .max(1000)
+      .optional(),
+  }),
+});
+export type WorkflowRunWebhookPayload = z.infer<typeof workflowRunPayload>;
+
+/** check_suite: another CI app's results for a commit (GitHub Actions' come as workflow_run). */
+const checkSuitePayload = z.object({
+  action,
+  installation: installation.pick({ id: true }).optional(),
+  repository: threadRepository.optional(),
+  check_suite: z.object({
+    id: githubId,
+    head_sha: z.string().regex(/^[0-9a-f]{40}$/),
+    head_branch: z.string().max(255).nullish(),
+    status: z.string().max(50).nullish(),
+    conclusion: z.string().max(50).nullish(),
+    app: z.object({ slug: z.string().max(200).nullish(), name: z.string().max(300).nullish() }).nullish(),
+    pull_requests: z
+      .array(z.object({ number: githubId }))
+      .max(1000)
+      .optional(),
+  }),
+});
+export type CheckSuiteWebhookPayload = z.infer<typeof checkSuitePayload>;
+
+/** push: a branch moved (agents whose pull requests target it check for conflicts). */
+const pushPayload = z.object({
+  ref: z.string().max(300),
+  after: z.string().regex(/^[0-9a-f]{40}$/),
+  deleted: z.boolean().optional(),
+  installation: installation.pick({ id: true }).optional(),
+  repository: threadRepository.optional(),
+});
+export type PushWebhookPayload = z.infer<typeof pushPayload>;
+
 /** Events the server does not act on: only what the delivery log records. */
 // Both keys optional: ping and push deliveries carry no action, some events no installation.
 const otherPayload = z
@@ -150,6 +213,9 @@ export const CHECKED_WEBHOOK_EVENTS: ReadonlySet<string> = new Set([
   'issue_comment',
   'pull_request_review',
   'pull_request_review_comment',
+  'workflow_run',
+  'check_suite',
+  'push',
 ]);
 
 /** The schema a delivery of `event` must match. */
@@ -171,6 +237,12 @@ export function webhookPayloadSchema(event: string): z.ZodType<{
       return reviewPayload;
     case 'pull_request_review_comment':
       return reviewCommentPayload;
+    case 'workflow_run':
+      return workflowRunPayload;
+    case 'push':
+      return pushPayload;
+    case 'check_suite':
+      return checkSuitePayload;
     default:
       return otherPayload;
   }

@@ -14,6 +14,8 @@ export interface NewAgent {
   supervisorId?: string | null;
   baseBranch?: string | null;
   purpose?: string | null;
+  /** The branch to work on from the start (a reviewer's: the pull request's head). */
+  branch?: string | null;
   firstMessage: {
     actionType: string;
     data: Record<string, unknown>;
@@ -55,6 +57,7 @@ export async function insertAgent(db: Db, spec: NewAgent): Promise<{ agentId: st
         supervisorId: spec.supervisorId ?? null,
         baseBranch: spec.baseBranch ?? null,
         purpose: spec.purpose ?? null,
+        branch: spec.branch ?? null,
         latestTimestamp: now,
         lastActive: now,
       })

@@ -11,6 +11,7 @@ import { resolveAgentModels } from '../repositories/resolve-agent-models.js';
 import { ensureCodeHostUser } from './github-user.js';
 import { isBotAccount, mentionsBot } from './mentions.js';
 import { messageItem, type ReviewCommentData } from './message-item.js';
+import { startReview } from './review-pull.js';
 import type { ThreadEvent } from './thread-event.js';
 
 /** What the GitHub event handlers need from the rest of the server. */
@@ -107,14 +108,46 @@ export async function handleThreadEvent(deps: GitHubEventDeps, event: ThreadEven
     await db.update(agents).set({ status: 'pending' }).where(eq(agents.id, agentId));
     deps.runner.enqueue(agentId);
   }
-  if (start) await startAgent(deps, repo, event, user.id, message);
+  if (start && event.isPull && asksForReview(event.body))
+    await startReviewFromTag(deps, repo, event.number, user.id);
+  else if (start) await startAgent(deps, repo, event, user.id, message);
   await acknowledge(deps, repo, event);
 }
 
-async function canWrite(deps: GitHubEventDeps, repo: Repo, login: string): Promise<boolean> {
+export async function canWrite(
+  deps: Pick<GitHubEventDeps, 'gateway'>,
+  repo: Pick<Repo, 'fullName' | 'installationId'>,
+  login: string,
+): Promise<boolean> {
   const [owner = '', name = ''] = repo.fullName.split('/');
   const permission = await deps.gateway.repositoryPermission(repo.installationId, { owner, name }, login);
   return permission === 'admin' || permission === 'write';
+}
+
+/** "@tandem review this", "@tandem please review": a review, not work on the branch. */
+function asksForReview(body: string): boolean {
+  return /\breview\b/i.test(body);
+}
+
+/** A writer tagged the bot to review a pull request: one reviewer on it, as always-review starts. */
+async function startReviewFromTag(deps: GitHubEventDeps, repo: Repo, number: number, creatorId: string) {
+  const [owner = '', name = ''] = repo.fullName.split('/');
+  const { data: pr } = await deps.gateway
+    .installationClient(repo.installationId)
+    .rest.pulls.get({ owner, repo: name, pull_number: number });
+  await startReview(
+    deps,
+    repo,
+    {
+      number,
+      title: pr.title,
+      body: pr.body ?? '',
+      headRef: pr.head.ref,
+      baseRef: pr.base.ref,
+      htmlUrl: pr.html_url,
+    },
+    creatorId,
+  );
 }
 
 async function startAgent(
@@ -219,7 +252,12 @@ async function acknowledge(deps: GitHubEventDeps, repo: Repo, event: ThreadEvent
   }
 }
 
-async function comment(deps: GitHubEventDeps, repo: Repo, number: number, body: string): Promise<void> {
+export async function comment(
+  deps: Pick<GitHubEventDeps, 'gateway' | 'log'>,
+  repo: Pick<Repo, 'fullName' | 'installationId'>,
+  number: number,
+  body: string,
+): Promise<void> {
   const [owner = '', name = ''] = repo.fullName.split('/');
   try {
     await deps.gateway

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { recordScriptLog } from '../script-logs.js';
 import { upsertBranchSource } from '../sources.js';
-import { pushBranch, runRepoScript, sandboxGit } from '../../sandbox/index.js';
+import { fetchOrigin, pushBranch, runRepoScript, sandboxGit } from '../../sandbox/index.js';
+import { actionItem } from '../items.js';
 import { defineTool, ToolInputError, type ToolContext } from './types.js';
 
 export const FORMAT_SCRIPT = '.tandem/format.sh';
@@ -39,6 +40,11 @@ function coAuthor(ctx: ToolContext): string {
 
 const TRAILER = 'Tandem-Tool-Call';
 
+/** GitHub's answer to an App without the `workflows` permission that pushes a workflow change. */
+const WORKFLOW_REFUSAL = /refusing to allow a GitHub App to create or update workflow/i;
+export const WORKFLOW_REFUSAL_MESSAGE =
+  "The code host refused the push: it changes files under .github/workflows/, and Tandem's GitHub App may not change workflows. The commit is kept in the sandbox. Undo the changes to .github/workflows/ (git reset --soft HEAD~1, restore those files, commit again) and push, and tell the user which workflow change they need to make themselves.";
+
 export const commitAndPush = defineTool({
   name: 'commit_and_push',
   description:
@@ -59,14 +65,25 @@ export const commitAndPush = defineTool({
       const format = await formatScript(ctx);
       await mustGit(ctx, ['add', '-A']);
       const staged = await sandboxGit(ctx.workspace, ['diff', '--cached', '--quiet', '--no-ext-diff']);
-      if (staged.exitCode === 0) throw new ToolInputError('There is nothing to commit');
+      // A merge in progress is committed even when it changes no file (the base merged with our
+      // side kept): the merge commit is what makes the pull request mergeable again.
+      const merging = await sandboxGit(ctx.workspace, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']);
+      if (staged.exitCode === 0 && merging.exitCode !== 0)
+        throw new ToolInputError('There is nothing to commit');
       const message = `${ctx.scrub(input.message.trim())}\n\n${coAuthor(ctx)}\n${TRAILER}: ${ctx.toolCallId}`;
       await mustGit(ctx, ['commit', '-q', '-m', message]);
       const sha = await mustGit(ctx, ['rev-parse', 'HEAD']);
       return { commit_sha: sha, script_log: format?.logId ?? null, script_status: format?.status ?? null };
     });
     const push = await pushBranch(ctx.workspace, ctx.gitAuth);
-    if (!push.pushed) throw new Error(`git push failed: ${ctx.scrub(push.output.trim())}`);
+    if (!push.pushed) {
+      if (WORKFLOW_REFUSAL.test(push.output)) {
+        // Said in the feed too: the person has to make this change, not the agent.
+        await ctx.emit(actionItem('ErrorEvent', { exception: WORKFLOW_REFUSAL_MESSAGE }));
+        throw new ToolInputError(WORKFLOW_REFUSAL_MESSAGE);
+      }
+      throw new Error(`git push failed: ${ctx.scrub(push.output.trim())}`);
+    }
     await ctx.emit({
       itemType: 'commit',
       dedupeKey: `commit:${ctx.toolCallId}`,
@@ -94,5 +111,32 @@ export const commitAndPush = defineTool({
     return {
       output: `Committed ${String(done.commit_sha).slice(0, 7)} and pushed ${branch}${formatNote}${prNote}`,
     };
+  },
+});
+
+export const gitFetch = defineTool({
+  name: 'git_fetch',
+  description:
+    "Fetch the code host's branches into origin/* (for example after the base branch moved: then merge origin/<base> into your branch). Your branch and working tree are not changed.",
+  input: z.object({}),
+  async execute(_input, ctx) {
+    await fetchOrigin(ctx.workspace, ctx.gitAuth);
+    const base = ctx.workspace.baseBranch;
+    const head = await sandboxGit(ctx.workspace, [
+      'log',
+      '-1',
+      '--format=%h %s',
+      `refs/remotes/origin/${base}`,
+    ]);
+    const behind = await sandboxGit(ctx.workspace, [
+      'rev-list',
+      '--count',
+      `HEAD..refs/remotes/origin/${base}`,
+    ]);
+    const lines = ['Fetched origin.'];
+    if (head.exitCode === 0) lines.push(`origin/${base} is at ${ctx.scrub(head.stdout.trim())}`);
+    if (behind.exitCode === 0)
+      lines.push(`${behind.stdout.trim()} commit(s) on origin/${base} are not in your branch.`);
+    return { output: lines.join('\n') };
   },
 });

@@ -1,8 +1,10 @@
 import { tool, type ToolSet } from 'ai';
+import { ciLog, ciStatus } from './ci.js';
 import { setTitle, taskComplete, waitTool } from './control.js';
 import { editFile, viewFiles } from './files.js';
-import { commitAndPush } from './git.js';
+import { commitAndPush, gitFetch } from './git.js';
 import { closeNumber, commentOnNumber, makeIssue, openPullRequest, subscribe, viewNumber } from './github.js';
+import { REVIEW_PURPOSE, submitReview } from './review.js';
 import { gitGrep } from './search.js';
 import { runCommand, shellInput, shellStop } from './shell.js';
 import type { ToolDefinition } from './types.js';
@@ -15,27 +17,46 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   shellStop,
   gitGrep,
   commitAndPush,
+  gitFetch,
   openPullRequest,
   commentOnNumber,
   makeIssue,
   closeNumber,
   viewNumber,
   subscribe,
+  ciStatus,
+  ciLog,
   setTitle,
   waitTool,
   taskComplete,
 ] as ToolDefinition[];
 
-export function findTool(name: string): ToolDefinition | undefined {
-  return AGENT_TOOLS.find((t) => t.name === name);
+/**
+ * A reviewer works on a person's branch: it must not commit, push, open or close anything there.
+ * Its tools are the reading ones plus submit_review; a call to any other is an unknown tool.
+ */
+const REVIEWER_EXCLUDED = new Set(['commit_and_push', 'open_pull_request', 'close_number', 'make_issue']);
+const REVIEWER_TOOLS: readonly ToolDefinition[] = [
+  ...AGENT_TOOLS.filter((t) => !REVIEWER_EXCLUDED.has(t.name)),
+  submitReview as ToolDefinition,
+];
+
+/** The tools of an agent of this purpose (agents.purpose). */
+export function toolsFor(purpose: string | null | undefined): readonly ToolDefinition[] {
+  return purpose === REVIEW_PURPOSE ? REVIEWER_TOOLS : AGENT_TOOLS;
+}
+
+export function findTool(name: string, purpose?: string | null): ToolDefinition | undefined {
+  return toolsFor(purpose).find((t) => t.name === name);
 }
 
 /** The tools as the model sees them; the loop executes calls itself (no `execute` here). */
-export function toolSet(): ToolSet {
+export function toolSet(purpose?: string | null): ToolSet {
   return Object.fromEntries(
-    AGENT_TOOLS.map((t) => [t.name, tool({ description: t.description, inputSchema: t.input })]),
+    toolsFor(purpose).map((t) => [t.name, tool({ description: t.description, inputSchema: t.input })]),
   );
 }
 
+export { REVIEW_PURPOSE };
 export type { ToolContext, ToolDefinition, ToolOutcome, RunSession, RepoInfo, AgentRow } from './types.js';
 export { ToolInputError } from './types.js';
