@@ -46,11 +46,12 @@ import { settingsRoutes } from './routes/settings.js';
 import { billingRoutes } from './routes/billing.js';
 import { SessionService } from './services/sessions.js';
 import { PollCache } from './services/poll-cache/poll-cache.js';
+import { SunsetGate } from './services/sunset-gate.js';
 import { serverVersion } from './version.js';
 
 export interface AppOptions {
   config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site' | 'models'> &
-    Partial<Pick<Config, 'previewUrl' | 'trustedProxies' | 'rateLimits'>>;
+    Partial<Pick<Config, 'previewUrl' | 'trustedProxies' | 'rateLimits' | 'sunset'>>;
   database: Database;
   secretKey: string;
   logger: Logger;
@@ -211,9 +212,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     secureCookies,
     rateLimits,
   });
+  const sunset = new SunsetGate(config.sunset ?? null);
   const webhooks = new WebhookQueue(
     {
       db: database.db,
+      sunset,
       gateway,
       runner: options.runner,
       models: modelChoices(config.models),
@@ -234,6 +237,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     admins: config.admins,
     appSlug: options.appSlug,
     site: config.site,
+    sunset: sunset.sunset,
   });
 
   siteRoutes(server, { db: database.db, rateLimits });
@@ -249,7 +253,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await pollCache.settled();
     }
   });
-  agentRoutes(server, { db: database.db, models: config.models, runner: options.runner, access, pollCache });
+  agentRoutes(server, {
+    db: database.db,
+    models: config.models,
+    runner: options.runner,
+    access,
+    pollCache,
+    sunset,
+  });
   agentCodeRoutes(server, {
     db: database.db,
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },

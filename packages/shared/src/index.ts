@@ -27,3 +27,4 @@ export * from './api/logs.js';
 export * from './api/settings.js';
 export * from './api/billing.js';
 export * from './api/repository-scripts.js';
+export * from './api/sunset.js';

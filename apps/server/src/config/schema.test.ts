@@ -27,6 +27,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('is not winding down unless an operator sets the sunset days, and needs both', () => {
+    expect(loadConfig({}).sunset).toBeNull();
+    expect(
+      loadConfig({ TANDEM_SUNSET_LAST_DAY: '2026-10-21', TANDEM_SUNSET_SHUTDOWN_DAY: '2026-11-20' }).sunset,
+    ).toEqual({
+      last_day: '2026-10-21',
+      shutdown_day: '2026-11-20',
+      credits_buyable: false,
+      refund_note: 'Unused credits will be refunded.',
+    });
+    expect(() => loadConfig({ TANDEM_SUNSET_LAST_DAY: '2026-10-21' })).toThrow(
+      'TANDEM_SUNSET_SHUTDOWN_DAY is needed with TANDEM_SUNSET_LAST_DAY',
+    );
+    expect(() => loadConfig({ TANDEM_SUNSET_SHUTDOWN_DAY: '2026-10-21' })).toThrow(
+      'TANDEM_SUNSET_LAST_DAY is needed with TANDEM_SUNSET_SHUTDOWN_DAY',
+    );
+    expect(() =>
+      loadConfig({ TANDEM_SUNSET_LAST_DAY: '2026-10-21', TANDEM_SUNSET_SHUTDOWN_DAY: '2026-10-20' }),
+    ).toThrow('TANDEM_SUNSET_SHUTDOWN_DAY must not be before TANDEM_SUNSET_LAST_DAY');
+    expect(() => loadConfig({ TANDEM_SUNSET_LAST_DAY: '21/10/2026' })).toThrow(
+      'TANDEM_SUNSET_LAST_DAY must be a day as YYYY-MM-DD',
+    );
+  });
+
   it('runs the local code host and makes ada admin when no GitHub is configured', () => {
     const config = loadConfig({});
     expect(config.github).toEqual({ kind: 'local', codehostPort: 8081 });

@@ -6,9 +6,11 @@ import {
   DEMO_MODEL_KEY,
   LOCAL_MODEL_PREFIX,
   MODEL_CATALOG,
+  type Sunset,
 } from '@tandem/shared';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
+import { parseSunset, sunsetEnv } from './sunset.js';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 const optionalString = z
@@ -108,6 +110,7 @@ export const envSchema = z.object({
   TANDEM_LANDING_CLAIM: optionalString,
   TANDEM_CLOUD_HOST: z.string().trim().min(1).default('the operator of this Tandem installation'),
   TANDEM_MODEL_PROVIDERS: z.string().trim().min(1).default('Anthropic,OpenAI'),
+  ...sunsetEnv,
   ANTHROPIC_API_KEY: optionalString,
   OPENAI_API_KEY: optionalString,
   GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
@@ -167,6 +170,8 @@ export interface Config {
   admins: ReadonlySet<string>;
   github: GitHubConfig;
   site: SiteConfig;
+  /** Sunset mode (DESIGN.md §9); null when the deployment is not winding down. */
+  sunset: Sunset | null;
   models: ModelsConfig;
   agents: AgentsConfig;
   /**
@@ -243,6 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     throw new ConfigError(String(issue.path[0] ?? 'environment'), issue.message);
   }
   const e = parsed.data;
+  const sunset = parseSunset(e);
+  if (Array.isArray(sunset)) throw new ConfigError(sunset[0], sunset[1]);
   const dataDir = resolve(cwd, e.TANDEM_DATA_DIR);
   return {
     port: e.PORT,
@@ -274,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
       sandboxHost: e.TANDEM_SANDBOX_HOST,
     },
     previewUrl: previewUrlTemplate(e),
+    sunset,
     site: {
       discordUrl: e.TANDEM_DISCORD_URL ?? null,
       supportEmail: e.TANDEM_SUPPORT_EMAIL,

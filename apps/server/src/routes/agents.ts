@@ -45,6 +45,7 @@ import {
 } from '../services/agents/agent-changes.js';
 import { latestTimestamp } from '../services/latest-timestamp.js';
 import { statusCounts } from '../services/status-counts.js';
+import type { SunsetGate } from '../services/sunset-gate.js';
 import type { PollCache } from '../services/poll-cache/poll-cache.js';
 import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
@@ -75,6 +76,7 @@ export function agentRoutes(
     runner: Pick<AgentRunner, 'enqueue' | 'interrupt'>;
     access: RepositoryAccess;
     pollCache: PollCache;
+    sunset: SunsetGate;
   },
 ): void {
   const { db, access, pollCache } = deps;
@@ -88,6 +90,7 @@ export function agentRoutes(
       const viewer = requireUser(request);
       const params = parseRequest(repoParams, request.params, 'path');
       const body = parseRequest(createAgentSchema, request.body, 'body');
+      deps.sunset.requireNewAgents();
       const fullName = `${params.repo_owner}/${params.repo_name}`;
       // Agents push to the repository, so creating one takes write access there.
       await access.require(viewer, fullName, 'write', CREATE_AGENT_WRITE_NEEDED);
@@ -99,6 +102,7 @@ export function agentRoutes(
     scope.post('/api/agent/message', async (request) => {
       const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
       const body = parseRequest(sendMessageSchema, request.body, 'body');
+      deps.sunset.requireMessages();
       const sent = await sendMessage(db, requireUser(request), trajectory_id, body);
       deps.runner.enqueue(trajectory_id);
       return sent;

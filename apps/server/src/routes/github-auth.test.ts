@@ -228,6 +228,7 @@ describe('signing in with the code host', () => {
         support_email: 'support@tandem.local',
         model_providers: ['Anthropic', 'OpenAI'],
       },
+      sunset: null,
     });
   });
 

@@ -7,6 +7,7 @@ import {
   PRODUCT_NAME,
   setActiveInstallationSchema,
   type ClientConfig,
+  type Sunset,
 } from '@tandem/shared';
 import { requireUser } from '../auth/authenticate.js';
 import type { SiteConfig } from '../config/schema.js';
@@ -24,6 +25,7 @@ export interface InstallationRouteDeps {
   admins: ReadonlySet<string>;
   appSlug: string;
   site: SiteConfig;
+  sunset: Sunset | null;
 }
 
 export function installationRoutes(app: FastifyInstance, deps: InstallationRouteDeps): void {
@@ -41,6 +43,7 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
         cloud_host: deps.site.cloudHost,
         model_providers: deps.site.modelProviders,
       },
+      sunset: deps.sunset,
     };
     return body;
   });

@@ -125,6 +125,7 @@ export async function handleWebhookEvent(
       if (event === 'pull_request' || event === 'issues')
         await onNumberState(db, event, payload as ThreadWebhookPayload, delivery.id);
 
+      if (sunsetClosed(deps, log, event)) break;
       const thread = threadEvent(event, payload as ThreadWebhookPayload);
       if (thread) await handleThreadEvent({ ...deps, log }, thread);
       // After the words: a tag asking for a review has started the reviewer already, and the
@@ -144,16 +145,28 @@ export async function handleWebhookEvent(
           : (payload as WorkflowRunWebhookPayload);
       if (!runPayload) break;
       const applied = await applyWorkflowRun(db, runPayload);
-      if (applied?.status === 'failure' && runPayload.action === 'completed')
+      if (
+        applied?.status === 'failure' &&
+        runPayload.action === 'completed' &&
+        !sunsetClosed(deps, log, event)
+      )
         await wakeForFailedRun({ ...deps, log }, runPayload, applied.agentIds);
       break;
     }
     case 'push':
+      if (sunsetClosed(deps, log, event)) break;
       await wakeForConflicts({ ...deps, log }, payload as PushWebhookPayload);
       break;
     default:
       log.debug({ event, action: body.action }, 'webhook recorded, no handler');
   }
+}
+
+/** Sunset mode after its last day: the event is recorded and shown, but wakes and starts nothing. */
+function sunsetClosed(deps: Pick<GitHubEventDeps, 'sunset'>, log: FastifyBaseLogger, event: string): boolean {
+  if (!deps.sunset?.closed) return false;
+  log.info({ event }, 'sunset: the event starts and wakes no agent');
+  return true;
 }
 
 function toInstallation(payload: InstallationPayload): CodeHostInstallation | undefined {

@@ -16,6 +16,7 @@ import {
   type Config,
   type ModelsConfig,
 } from '../config/schema.js';
+import type { Sunset } from '@tandem/shared';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { membershipPermissions } from './membership-permissions.js';
@@ -89,6 +90,8 @@ export async function createTestApp(
     models?: Partial<ModelsConfig>;
     /** Sees every statement the app's database connection sends (tests count queries). */
     logQuery?: QueryLogger;
+    /** Sunset mode (off by default, as in a real deployment). */
+    sunset?: Sunset;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind, { logQuery: options.logQuery });
@@ -160,6 +163,7 @@ export async function createTestApp(
       webDist,
       admins: new Set(['ada']),
       site: defaults.site,
+      sunset: options.sunset ?? null,
       ...options.edge,
     },
     database,

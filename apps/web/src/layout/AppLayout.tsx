@@ -7,6 +7,7 @@ import { BreadcrumbsProvider } from './breadcrumbs';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { PageSpinner } from './PageSpinner';
+import { SunsetBanner } from './SunsetBanner';
 import { isWorkspacePath } from './site-sections';
 
 export function AppLayout() {
@@ -16,6 +17,7 @@ export function AppLayout() {
     <BreadcrumbsProvider>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
         <Header />
+        <SunsetBanner />
         <Box component="main" sx={{ flexGrow: 1 }}>
           <SignedInRedirects>
             <Suspense fallback={<PageSpinner />}>

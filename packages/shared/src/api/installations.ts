@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sunsetSchema } from './sunset.js';
 import { userText } from './text.js';
 
 /** GET /api/config: what the web app needs to know about this deployment before sign-in. */
@@ -19,6 +20,8 @@ export const clientConfigSchema = z.object({
     cloud_host: z.string(),
     model_providers: z.array(z.string()),
   }),
+  /** Sunset mode's dates and texts; null unless an operator is winding the deployment down. */
+  sunset: sunsetSchema.nullable(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

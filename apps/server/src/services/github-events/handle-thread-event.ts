@@ -13,6 +13,7 @@ import { isBotAccount, mentionsBot } from './mentions.js';
 import { messageItem, type ReviewCommentData } from './message-item.js';
 import { startReview } from './review-pull.js';
 import type { ThreadEvent } from './thread-event.js';
+import type { SunsetGate } from '../sunset-gate.js';
 
 /** What the GitHub event handlers need from the rest of the server. */
 export interface GitHubEventDeps {
@@ -28,6 +29,8 @@ export interface GitHubEventDeps {
   /** Tandem's own address, for links in the bot's notices (none when unknown). */
   publicUrl: string | undefined;
   log: FastifyBaseLogger;
+  /** Sunset mode: once closed, the code host's events start and wake no agent. */
+  sunset?: Pick<SunsetGate, 'closed'>;
 }
 
 interface Repo {

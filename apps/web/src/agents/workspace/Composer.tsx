@@ -3,9 +3,10 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { MESSAGE_MAX_CHARS } from '@tandem/shared';
+import { MESSAGE_MAX_CHARS, sunsetClosed, sunsetInputNotice } from '@tandem/shared';
 import { useEffect, useState, type RefObject } from 'react';
 import { ApiError } from '../../api/client';
+import { useClientConfig } from '../../api/config';
 import { readStored, readStoredJson, removeStored, writeStored } from '../../lib/storage';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import type { ImageAttachment } from '../manager/image-files';
@@ -48,6 +49,7 @@ export function Composer(props: {
     if (props.attachRef) props.attachRef.current = attachments.append;
   });
   const [sending, setSending] = useState(false);
+  const sunset = useClientConfig().data?.sunset ?? null;
   const [problem, setProblem] = useState<'credits' | 'other' | null>(null);
 
   const update = (value: string) => {
@@ -78,6 +80,14 @@ export function Composer(props: {
       setSending(false);
     }
   };
+
+  if (sunset && sunsetClosed(sunset))
+    return (
+      <Stack spacing={1} role="form" aria-label="Send a message">
+        <Alert severity="info">{sunsetInputNotice(sunset)}</Alert>
+        <TextField label="Message" multiline fullWidth disabled value={text} />
+      </Stack>
+    );
 
   return (
     <Stack spacing={1} role="form" aria-label="Send a message">
