@@ -44,6 +44,7 @@ import { healthRoutes } from './routes/health.js';
 import { userRoutes } from './routes/users.js';
 import { settingsRoutes } from './routes/settings.js';
 import { billingRoutes } from './routes/billing.js';
+import { adminRoutes } from './routes/admin.js';
 import { SessionService } from './services/sessions.js';
 import { PollCache } from './services/poll-cache/poll-cache.js';
 import { SunsetGate } from './services/sunset-gate.js';
@@ -283,6 +284,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   settingsRoutes(server, { db: database.db, gateway });
   billingRoutes(server, { db: database.db });
+  adminRoutes(server, { db: database.db, runner: options.runner });
 
   await blogRoutes(server, { db: database.db });
 

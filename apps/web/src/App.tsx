@@ -21,6 +21,7 @@ const CliAuthSuccessPage = lazy(() => import('./site/CliAuthSuccessPage'));
 const BlogListPage = lazy(() => import('./blog/BlogListPage'));
 const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
+const AdminInstallationsPage = lazy(() => import('./admin/AdminInstallationsPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
 const RepositoryPage = lazy(() => import('./repos/RepositoryPage'));
@@ -89,6 +90,7 @@ const router = createBrowserRouter([
       { path: '/cli-auth-success', element: <CliAuthSuccessPage /> },
       { path: '/blog', element: <BlogListPage /> },
       { path: '/blog/:postId', element: <BlogPostPage /> },
+      { path: '/admin/installations', element: <AdminInstallationsPage /> },
       {
         path: '/admin/blog',
         element: signedIn(<AdminBlogPage />),

@@ -28,3 +28,4 @@ export * from './api/settings.js';
 export * from './api/billing.js';
 export * from './api/repository-scripts.js';
 export * from './api/sunset.js';
+export * from './api/admin.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { setNumberState } from '@tandem/agent';
-import { repositories, type Db } from '@tandem/db';
+import { installations, repositories, type Db } from '@tandem/db';
 import type {
   CheckSuiteWebhookPayload,
   PushWebhookPayload,
@@ -125,7 +125,7 @@ export async function handleWebhookEvent(
       if (event === 'pull_request' || event === 'issues')
         await onNumberState(db, event, payload as ThreadWebhookPayload, delivery.id);
 
-      if (sunsetClosed(deps, log, event)) break;
+      if (await startsNothing(deps, log, event, body)) break;
       const thread = threadEvent(event, payload as ThreadWebhookPayload);
       if (thread) await handleThreadEvent({ ...deps, log }, thread);
       // After the words: a tag asking for a review has started the reviewer already, and the
@@ -148,13 +148,13 @@ export async function handleWebhookEvent(
       if (
         applied?.status === 'failure' &&
         runPayload.action === 'completed' &&
-        !sunsetClosed(deps, log, event)
+        !(await startsNothing(deps, log, event, body))
       )
         await wakeForFailedRun({ ...deps, log }, runPayload, applied.agentIds);
       break;
     }
     case 'push':
-      if (sunsetClosed(deps, log, event)) break;
+      if (await startsNothing(deps, log, event, body)) break;
       await wakeForConflicts({ ...deps, log }, payload as PushWebhookPayload);
       break;
     default:
@@ -162,10 +162,28 @@ export async function handleWebhookEvent(
   }
 }
 
-/** Sunset mode after its last day: the event is recorded and shown, but wakes and starts nothing. */
-function sunsetClosed(deps: Pick<GitHubEventDeps, 'sunset'>, log: FastifyBaseLogger, event: string): boolean {
-  if (!deps.sunset?.closed) return false;
-  log.info({ event }, 'sunset: the event starts and wakes no agent');
+/**
+ * Events that are recorded and shown but wake and start nothing: all of them in sunset mode after
+ * its last day, and those of an installation a product admin banned.
+ */
+async function startsNothing(
+  deps: Pick<GitHubEventDeps, 'sunset' | 'db'>,
+  log: FastifyBaseLogger,
+  event: string,
+  body: InstallationPayload,
+): Promise<boolean> {
+  if (deps.sunset?.closed) {
+    log.info({ event }, 'sunset: the event starts and wakes no agent');
+    return true;
+  }
+  const id = body.installation?.id;
+  if (typeof id !== 'number') return false;
+  const [row] = await deps.db
+    .select({ bannedAt: installations.bannedAt })
+    .from(installations)
+    .where(eq(installations.id, id));
+  if (!row?.bannedAt) return false;
+  log.info({ event, installationId: id }, 'banned installation: the event starts and wakes no agent');
   return true;
 }
 

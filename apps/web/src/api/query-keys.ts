@@ -42,6 +42,10 @@ export const queryKeys = {
 
   repositoryScripts: (fullName: string) => ['repository', fullName.toLowerCase(), 'scripts'] as const,
 
+  // The admin area.
+  adminInstallationsAll: ['admin', 'installations'] as const,
+  adminInstallations: (query: object) => ['admin', 'installations', query] as const,
+
   // Settings and billing.
   userSettings: ['settings', 'user'] as const,
   usersTable: (installationId: number | null) => ['settings', 'users-table', installationId] as const,

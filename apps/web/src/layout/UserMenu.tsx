@@ -16,10 +16,11 @@ import { useLogout } from '../auth/current-user';
 
 /**
  * The admin links whose pages exist. Platform §2 also lists Dashboard (/admin/dashboard), Task
- * Monitor (/admin/task_monitor), Agents (/admin/agents) and Installations (/admin/installations):
- * they join this list with the admin area (issue 21), so no menu item leads to the 404 page.
+ * Monitor (/admin/task_monitor) and Agents (/admin/agents): they join this list when their pages
+ * exist (issue 21), so no menu item leads to the 404 page.
  */
 const ADMIN_LINKS = [
+  { to: '/admin/installations', label: 'Installations' },
   { to: '/admin/blog', label: 'Blog' },
   { to: '/styleguide', label: 'Style Guide' },
 ];

@@ -1,15 +1,23 @@
 import { and, eq } from 'drizzle-orm';
-import { agents, memberships, repositories, type Db } from '@tandem/db';
-import { installationBalance, OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
+import { agents, installations, memberships, repositories, type Db } from '@tandem/db';
+import { OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
+import { INSTALLATION_BANNED_MESSAGE } from '@tandem/shared';
 import { AppError, notFound } from '../../errors/app-error.js';
 import type { AuthenticatedUser } from '../sessions.js';
 
 export type AgentRow = typeof agents.$inferSelect;
 
-/** HTTP 402 when the installation has no credits left (platform §8: the credits notice). */
+/**
+ * Whether the installation may start work: 403 when a product admin banned it, 402 when it has no
+ * credits left (platform §8: the credits notice). One query, before anything is stored.
+ */
 export async function requireCredits(db: Db, installationId: number): Promise<void> {
-  if ((await installationBalance(db, installationId)) <= 0)
-    throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
+  const [row] = await db
+    .select({ balance: installations.creditBalance, bannedAt: installations.bannedAt })
+    .from(installations)
+    .where(eq(installations.id, installationId));
+  if (row?.bannedAt) throw new AppError('forbidden', INSTALLATION_BANNED_MESSAGE);
+  if (Number(row?.balance ?? 0) <= 0) throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
 }
 
 /** Who may see an agent: admins, its creator, and installation members when the repository shares agents. */

@@ -1,0 +1,248 @@
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Container from '@mui/material/Container';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { ADMIN_INSTALLATION_SORTS, formatCredits, type AdminInstallation } from '@tandem/shared';
+import { useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client';
+import { useCurrentUser } from '../auth/current-user';
+import { PageSpinner } from '../layout/PageSpinner';
+import { useAdminInstallations } from './use-admin-installations';
+import { useBanInstallation } from './use-ban-installation';
+
+type Sort = (typeof ADMIN_INSTALLATION_SORTS)[number];
+const ROWS = [10, 25, 50, 100];
+const COLUMNS: { sort: Sort | null; label: string; numeric?: boolean }[] = [
+  { sort: 'name', label: 'Installation' },
+  { sort: 'created_at', label: 'Created' },
+  { sort: 'credits', label: 'Credits', numeric: true },
+  { sort: null, label: 'Members', numeric: true },
+  { sort: 'agents', label: 'Agents', numeric: true },
+  { sort: null, label: 'Status' },
+  { sort: null, label: 'Actions' },
+];
+
+/** /admin/installations (platform §2, §7 Admin): every installation, searchable; ban and unban. */
+export default function AdminInstallationsPage() {
+  const { user, loading } = useCurrentUser();
+  if (loading) return <PageSpinner />;
+  if (!user?.admin) return <Navigate to="/" replace />;
+  return <InstallationsTable />;
+}
+
+function InstallationsTable() {
+  // The URL is the list's state (DESIGN.md §7), defaults left out.
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const rowsPerPage = ROWS.includes(Number(params.get('rowsPerPage')))
+    ? Number(params.get('rowsPerPage'))
+    : 25;
+  const sortBy = (ADMIN_INSTALLATION_SORTS as readonly string[]).includes(params.get('sortBy') ?? '')
+    ? (params.get('sortBy') as Sort)
+    : 'created_at';
+  const descending = params.get('descending') !== 'false';
+  const search = params.get('searchTerm') ?? '';
+  const [draft, setDraft] = useState(search);
+  const list = useAdminInstallations({
+    page,
+    rows_per_page: rowsPerPage,
+    sort_by: sortBy,
+    descending,
+    search,
+  });
+  const ban = useBanInstallation();
+  const [confirming, setConfirming] = useState<AdminInstallation | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const update = (changes: Record<string, string | null>) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null) next.delete(key);
+        else next.set(key, value);
+      }
+      return next;
+    });
+
+  const sortOn = (column: Sort) =>
+    update({
+      sortBy: column === 'created_at' ? null : column,
+      descending: column === sortBy && descending ? 'false' : null,
+      page: null,
+    });
+
+  const confirm = async () => {
+    if (!confirming) return;
+    const banned = confirming.banned_at === null;
+    try {
+      const result = await ban.mutateAsync({ installation_id: confirming.id, banned });
+      setNotice({
+        ok: true,
+        text: banned
+          ? `Banned ${confirming.name}; ${result.stopped_agents ?? 0} running agent(s) stopped.`
+          : `Lifted the ban on ${confirming.name}.`,
+      });
+    } catch (error) {
+      setNotice({
+        ok: false,
+        text: error instanceof ApiError ? error.serverMessage : 'Could not change the ban.',
+      });
+    }
+    setConfirming(null);
+  };
+
+  return (
+    <Container maxWidth="lg" sx={{ py: 4 }}>
+      <Typography variant="h4" component="h1" gutterBottom>
+        Installations
+      </Typography>
+      <Stack
+        component="form"
+        role="search"
+        aria-label="Search installations"
+        direction="row"
+        spacing={1}
+        sx={{ mb: 2 }}
+        onSubmit={(event) => {
+          event.preventDefault();
+          update({ searchTerm: draft.trim() || null, page: null });
+        }}
+      >
+        <TextField
+          label="Search by name or id"
+          size="small"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          slotProps={{ htmlInput: { maxLength: 100 } }}
+        />
+        <Button type="submit" variant="outlined">
+          Search
+        </Button>
+      </Stack>
+      {notice ? (
+        <Alert severity={notice.ok ? 'success' : 'error'} onClose={() => setNotice(null)} sx={{ mb: 2 }}>
+          {notice.text}
+        </Alert>
+      ) : null}
+      {list.isError ? <Alert severity="error">Error loading installations.</Alert> : null}
+      {list.isPending ? <PageSpinner /> : null}
+      {list.data ? (
+        <>
+          <TableContainer>
+            <Table size="small" aria-label="Installations">
+              <TableHead>
+                <TableRow>
+                  {COLUMNS.map((column) => (
+                    <TableCell
+                      key={column.label}
+                      align={column.numeric ? 'right' : 'left'}
+                      sortDirection={column.sort === sortBy ? (descending ? 'desc' : 'asc') : false}
+                    >
+                      {column.sort ? (
+                        <TableSortLabel
+                          active={column.sort === sortBy}
+                          direction={column.sort === sortBy && !descending ? 'asc' : 'desc'}
+                          onClick={() => sortOn(column.sort!)}
+                        >
+                          {column.label}
+                        </TableSortLabel>
+                      ) : (
+                        column.label
+                      )}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {list.data.installations.map((row) => (
+                  <TableRow key={row.id}>
+                    <TableCell>
+                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                        <Avatar src={row.avatar_url ?? undefined} alt="" sx={{ width: 24, height: 24 }} />
+                        <span>
+                          {row.name}{' '}
+                          <Typography component="span" variant="caption">
+                            #{row.id}
+                          </Typography>
+                        </span>
+                      </Stack>
+                    </TableCell>
+                    <TableCell>{new Date(row.created_at).toLocaleDateString()}</TableCell>
+                    <TableCell align="right">{formatCredits(row.credits)}</TableCell>
+                    <TableCell align="right">{row.members}</TableCell>
+                    <TableCell align="right">
+                      {row.agents}
+                      {row.active_agents ? ` (${row.active_agents} active)` : ''}
+                    </TableCell>
+                    <TableCell>
+                      {row.banned_at ? <Chip size="small" color="error" label="Banned" /> : 'Active'}
+                    </TableCell>
+                    <TableCell>
+                      <Button
+                        size="small"
+                        color={row.banned_at ? 'primary' : 'error'}
+                        onClick={() => setConfirming(row)}
+                      >
+                        {row.banned_at ? `Unban ${row.name}` : `Ban ${row.name}`}
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))}
+                {list.data.installations.length === 0 ? (
+                  <TableRow>
+                    <TableCell colSpan={COLUMNS.length}>No installations found.</TableCell>
+                  </TableRow>
+                ) : null}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={list.data.count}
+            page={page - 1}
+            rowsPerPage={rowsPerPage}
+            rowsPerPageOptions={ROWS}
+            onPageChange={(_, next) => update({ page: next === 0 ? null : String(next + 1) })}
+            onRowsPerPageChange={(event) =>
+              update({ rowsPerPage: event.target.value === '25' ? null : event.target.value, page: null })
+            }
+          />
+        </>
+      ) : null}
+      <Dialog open={confirming !== null} onClose={() => setConfirming(null)}>
+        <DialogTitle>{confirming?.banned_at ? 'Lift the ban?' : 'Ban this installation?'}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {confirming?.banned_at
+              ? `Members of ${confirming.name} will be able to start and message agents again.`
+              : `Agents of ${confirming?.name ?? ''} that are running will stop, its members will not be able to start or message agents, and its events on the code host will start nothing.`}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirming(null)}>Cancel</Button>
+          <Button color="error" variant="contained" disabled={ban.isPending} onClick={() => void confirm()}>
+            {confirming?.banned_at ? 'Unban' : 'Ban'}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Container>
+  );
+}
