@@ -11,7 +11,14 @@ import { LogLinks } from './log-links.js';
 import { runJob, type JobContext, type JobLimits } from './run-job.js';
 import { runWebhookJson, workflowJson } from './run-json.js';
 import { RunRecords } from './run-records.js';
-import { jobOrder, parseWorkflow, triggeredBy, WorkflowError, type CiEvent, type Workflow } from './workflow-file.js';
+import {
+  jobOrder,
+  parseWorkflow,
+  triggeredBy,
+  WorkflowError,
+  type CiEvent,
+  type Workflow,
+} from './workflow-file.js';
 
 export interface LocalCiOptions {
   runner: CiCommandRunner;
@@ -133,10 +140,11 @@ export class LocalCi implements CiHandle {
     const full = `${repo.owner}/${repo.name}`;
     const pulls = await this.openPulls(repo, branch);
     for (const file of files) {
-      let workflow: Workflow | null = null;
+      let workflow: Workflow | null;
       let error: string | null = null;
       try {
-        if (file.size > MAX_WORKFLOW_BYTES) throw new WorkflowError(`The file is over ${MAX_WORKFLOW_BYTES} bytes`);
+        if (file.size > MAX_WORKFLOW_BYTES)
+          throw new WorkflowError(`The file is over ${MAX_WORKFLOW_BYTES} bytes`);
         const read = await readPath(bare, sha, file.path);
         workflow = parseWorkflow(file.path, read?.kind === 'file' ? read.content.toString('utf8') : '');
         jobOrder(workflow.jobs);
@@ -221,7 +229,10 @@ export class LocalCi implements CiHandle {
     if (!plan.workflow) {
       const job = jobs[0]!;
       this.records.startJob(job.id, []);
-      this.records.writeLog(job.id, `##[error]Invalid workflow file ${this.records.run(id)!.path}: ${plan.error}\n`);
+      this.records.writeLog(
+        job.id,
+        `##[error]Invalid workflow file ${this.records.run(id)!.path}: ${plan.error}\n`,
+      );
       this.records.finishJob(job.id, 'failure');
       this.finish(id, 'failure', true);
       return;

@@ -104,7 +104,9 @@ export async function runJob(options: {
     let result: RunConclusion;
     if (step.uses && !step.run) {
       if (BUILT_IN.test(step.uses)) {
-        log.add(`${step.uses}: nothing to do here (the workspace is a checkout of ${context.sha}; node is the machine's)\n`);
+        log.add(
+          `${step.uses}: nothing to do here (the workspace is a checkout of ${context.sha}; node is the machine's)\n`,
+        );
         result = 'success';
       } else {
         log.add(`Skipped: the local CI runs only run: steps and does not run actions (uses: ${step.uses})\n`);
@@ -124,7 +126,9 @@ export async function runJob(options: {
   async function runStep(step: WorkflowStep, number: number): Promise<RunConclusion> {
     const cwd = stepDirectory(workspace.checkout, workflow, job, step);
     if (!cwd || !statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
-      log.add(`##[error]The working directory ${step.workingDirectory ?? job.workingDirectory ?? workflow.workingDirectory} is not a directory in the checkout.\n`);
+      log.add(
+        `##[error]The working directory ${step.workingDirectory ?? job.workingDirectory ?? workflow.workingDirectory} is not a directory in the checkout.\n`,
+      );
       return 'failure';
     }
     log.add(`${step.run}\n`);
@@ -168,7 +172,9 @@ export async function runJob(options: {
   }
 
   function timedOut(): RunConclusion {
-    log.add(`##[error]The job has exceeded the maximum execution time of ${Math.round(limits.timeoutMs / 1000)} seconds.\n`);
+    log.add(
+      `##[error]The job has exceeded the maximum execution time of ${Math.round(limits.timeoutMs / 1000)} seconds.\n`,
+    );
     return 'timed_out';
   }
 }

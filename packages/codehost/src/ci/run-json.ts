@@ -3,13 +3,52 @@ import type { HostRepo, HostWorkflowJob, HostWorkflowRun } from '../store/types.
 
 /** The keys of GitHub's `repository-lite` (webhook workflow runs allow no others). */
 const LITE_KEYS = [
-  'archive_url', 'assignees_url', 'blobs_url', 'branches_url', 'collaborators_url', 'comments_url',
-  'commits_url', 'compare_url', 'contents_url', 'contributors_url', 'deployments_url', 'description',
-  'downloads_url', 'events_url', 'fork', 'forks_url', 'full_name', 'git_commits_url', 'git_refs_url',
-  'git_tags_url', 'hooks_url', 'html_url', 'id', 'issue_comment_url', 'issue_events_url', 'issues_url',
-  'keys_url', 'labels_url', 'languages_url', 'merges_url', 'milestones_url', 'name', 'node_id',
-  'notifications_url', 'owner', 'private', 'pulls_url', 'releases_url', 'stargazers_url', 'statuses_url',
-  'subscribers_url', 'subscription_url', 'tags_url', 'teams_url', 'trees_url', 'url',
+  'archive_url',
+  'assignees_url',
+  'blobs_url',
+  'branches_url',
+  'collaborators_url',
+  'comments_url',
+  'commits_url',
+  'compare_url',
+  'contents_url',
+  'contributors_url',
+  'deployments_url',
+  'description',
+  'downloads_url',
+  'events_url',
+  'fork',
+  'forks_url',
+  'full_name',
+  'git_commits_url',
+  'git_refs_url',
+  'git_tags_url',
+  'hooks_url',
+  'html_url',
+  'id',
+  'issue_comment_url',
+  'issue_events_url',
+  'issues_url',
+  'keys_url',
+  'labels_url',
+  'languages_url',
+  'merges_url',
+  'milestones_url',
+  'name',
+  'node_id',
+  'notifications_url',
+  'owner',
+  'private',
+  'pulls_url',
+  'releases_url',
+  'stargazers_url',
+  'statuses_url',
+  'subscribers_url',
+  'subscription_url',
+  'tags_url',
+  'teams_url',
+  'trees_url',
+  'url',
 ] as const;
 
 function liteRepo(ctx: Context, repo: HostRepo) {
@@ -97,7 +136,11 @@ export function runJson(ctx: Context, repo: HostRepo, run: HostWorkflowRun) {
 
 /** A workflow run as `workflow_run` webhooks carry it (GitHub's webhook schema allows no more). */
 export function runWebhookJson(ctx: Context, repo: HostRepo, run: HostWorkflowRun) {
-  return { ...runFields(ctx, repo, run), repository: liteRepo(ctx, repo), head_repository: liteRepo(ctx, repo) };
+  return {
+    ...runFields(ctx, repo, run),
+    repository: liteRepo(ctx, repo),
+    head_repository: liteRepo(ctx, repo),
+  };
 }
 
 /** The `workflow` object of a `workflow_run` webhook. */

@@ -70,8 +70,10 @@ export class RunRecords {
       s.workflowRuns ??= [];
       s.workflowJobs ??= [];
       const runNumber =
-        Math.max(0, ...s.workflowRuns.filter((r) => r.workflowId === fields.workflowId).map((r) => r.runNumber)) +
-        1;
+        Math.max(
+          0,
+          ...s.workflowRuns.filter((r) => r.workflowId === fields.workflowId).map((r) => r.runNumber),
+        ) + 1;
       const at = now();
       const run: HostWorkflowRun = {
         ...fields,
@@ -84,19 +86,17 @@ export class RunRecords {
         runStartedAt: null,
       };
       s.workflowRuns.push(run);
-      const jobs = jobNames.map(
-        (name): HostWorkflowJob => ({
-          id: s.nextId++,
-          runId: run.id,
-          name,
-          status: 'queued',
-          conclusion: null,
-          createdAt: at,
-          startedAt: null,
-          completedAt: null,
-          steps: [],
-        }),
-      );
+      const jobs = jobNames.map((name): HostWorkflowJob => ({
+        id: s.nextId++,
+        runId: run.id,
+        name,
+        status: 'queued',
+        conclusion: null,
+        createdAt: at,
+        startedAt: null,
+        completedAt: null,
+        steps: [],
+      }));
       s.workflowJobs.push(...jobs);
       return { run, jobs };
     });
@@ -127,16 +127,14 @@ export class RunRecords {
       const job = s.workflowJobs!.find((j) => j.id === id)!;
       job.status = 'in_progress';
       job.startedAt = now();
-      job.steps = steps.map(
-        (name, i): HostJobStep => ({
-          name,
-          number: i + 1,
-          status: 'queued',
-          conclusion: null,
-          startedAt: null,
-          completedAt: null,
-        }),
-      );
+      job.steps = steps.map((name, i): HostJobStep => ({
+        name,
+        number: i + 1,
+        status: 'queued',
+        conclusion: null,
+        startedAt: null,
+        completedAt: null,
+      }));
     });
   }
 
@@ -180,7 +178,8 @@ export class RunRecords {
   cancelUnfinished(): HostWorkflowRun[] {
     const open = (this.store.state.workflowRuns ?? []).filter((r) => r.status !== 'completed');
     for (const run of open) {
-      for (const job of this.jobs(run.id)) if (job.status !== 'completed') this.finishJob(job.id, 'cancelled');
+      for (const job of this.jobs(run.id))
+        if (job.status !== 'completed') this.finishJob(job.id, 'cancelled');
       this.finishRun(run.id, 'cancelled');
     }
     return open;

@@ -132,7 +132,8 @@ export function parseWorkflow(path: string, text: string): Workflow {
   });
   for (const job of jobs)
     for (const need of job.needs)
-      if (!jobs.some((j) => j.id === need)) throw new WorkflowError(`jobs.${job.id} needs unknown job ${need}`);
+      if (!jobs.some((j) => j.id === need))
+        throw new WorkflowError(`jobs.${job.id} needs unknown job ${need}`);
   const workflow: Workflow = {
     path,
     name: typeof doc.name === 'string' && doc.name.trim() ? doc.name : path,
