@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
+import { runCommand } from '@tandem/agent';
+import { startCodeHost, type LocalCiOptions, type RunningCodeHost } from '@tandem/codehost';
 import type { Logger } from 'pino';
 import type { Config, GitHubAppConfig } from '../config/schema.js';
 import type { CodeHostGateway } from './gateway.js';
@@ -10,6 +11,15 @@ export interface CodeHostSetup {
   app: GitHubAppConfig;
   /** The embedded local code host, when no external GitHub is configured. */
   local: RunningCodeHost | undefined;
+}
+
+/**
+ * The local code host's CI runs workflow steps in the agents' sandbox (bubblewrap when the machine
+ * has it, else a plain process with a scrubbed environment): workflow files are as hostile as any
+ * repository content. The code host cannot import the agent package itself, so it is handed here.
+ */
+export function localCiOptions(): LocalCiOptions {
+  return { runner: (command) => runCommand(command) };
 }
 
 /**
@@ -33,6 +43,7 @@ export async function setUpCodeHost(config: Config, logger: Logger): Promise<Cod
     port: config.github.codehostPort,
     host: config.host,
     logger: logger.child({ component: 'codehost' }),
+    ci: localCiOptions(),
   });
   const { credentials } = local;
   const app: GitHubAppConfig = {
