@@ -14,6 +14,8 @@ export interface CiCommand {
   maxOutputBytes: number;
   /** Jobs need no network: the sandbox gives them loopback only. */
   network: false;
+  /** Aborted when the code host stops: the command's process tree is killed. */
+  signal?: AbortSignal;
 }
 
 export interface CiCommandResult {
@@ -78,13 +80,22 @@ export const processRunner: CiCommandRunner = (command) =>
         // Already gone.
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const stop = () => {
       killGroup('SIGTERM');
       setTimeout(() => killGroup('SIGKILL'), 2000).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
     }, command.timeoutMs);
-    child.on('error', (error) => {
+    command.signal?.addEventListener('abort', stop, { once: true });
+    if (command.signal?.aborted) stop();
+    const done = () => {
       clearTimeout(timer);
+      command.signal?.removeEventListener('abort', stop);
+    };
+    child.on('error', (error) => {
+      done();
       reject(error);
     });
     child.on('exit', () => {
@@ -92,7 +103,7 @@ export const processRunner: CiCommandRunner = (command) =>
       killGroup('SIGKILL');
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
+      done();
       resolve({ exitCode: code, output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut });
     });
   });

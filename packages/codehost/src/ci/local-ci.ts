@@ -56,6 +56,8 @@ export class LocalCi implements CiHandle {
   private readonly plans = new Map<number, Plan>();
   private running: Promise<void> | null = null;
   private closed = false;
+  /** Stops the running step when the code host closes (a job may otherwise run for minutes). */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly ctx: Context,
@@ -106,9 +108,10 @@ export class LocalCi implements CiHandle {
     }
   }
 
-  /** Queued runs end as cancelled; the running job is let finish (it is bounded by its limit). */
+  /** Queued runs end as cancelled, and the running job's step is killed and the job cancelled. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopping.abort();
     await this.intake;
     for (const id of this.waiting.splice(0)) this.finish(id, 'cancelled', false);
     await this.running;
@@ -258,6 +261,7 @@ export class LocalCi implements CiHandle {
           runner: this.options.runner,
           records: this.records,
           limits: this.limits,
+          signal: this.stopping.signal,
         });
         results.set(job.id, conclusion);
         this.records.finishJob(record.id, conclusion);

@@ -13,7 +13,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(steps: string, limits: { timeoutMs: number; maxLogBytes: number }) {
+async function run(steps: string, limits: { timeoutMs: number; maxLogBytes: number }, signal?: AbortSignal) {
   const root = mkdtempSync(join(tmpdir(), 'codehost-job-'));
   dirs.push(root);
   const checkout = join(root, 'work');
@@ -44,6 +44,7 @@ async function run(steps: string, limits: { timeoutMs: number; maxLogBytes: numb
     runner: processRunner,
     records,
     limits,
+    ...(signal ? { signal } : {}),
   });
   return { conclusion, log: records.readLog(jobs[0]!.id) ?? '', steps: records.job(jobs[0]!.id)!.steps };
 }
@@ -58,6 +59,18 @@ describe('a job', () => {
     expect(log).toContain('exceeded the maximum execution time');
     expect(log).not.toContain('\nnever');
     expect(steps.map((s) => s.conclusion)).toEqual(['timed_out', 'skipped']);
+  }, 15_000);
+
+  it('is cancelled at once when the code host stops', async () => {
+    const started = Date.now();
+    const { conclusion, log } = await run(
+      '      - run: sleep 20\n',
+      { timeoutMs: 60_000, maxLogBytes: 10_000 },
+      AbortSignal.timeout(300),
+    );
+    expect(conclusion).toBe('cancelled');
+    expect(log).toContain('The job was cancelled');
+    expect(Date.now() - started).toBeLessThan(5_000);
   }, 15_000);
 
   it('keeps at most the log cap', async () => {

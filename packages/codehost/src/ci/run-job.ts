@@ -83,8 +83,10 @@ export async function runJob(options: {
   runner: CiCommandRunner;
   records: RunRecords;
   limits: JobLimits;
+  /** Aborted when the code host stops: the step is killed and the job cancelled. */
+  signal?: AbortSignal;
 }): Promise<RunConclusion> {
-  const { jobId, workflow, job, context, workspace, runner, records, limits } = options;
+  const { jobId, workflow, job, context, workspace, runner, records, limits, signal } = options;
   const deadline = Date.now() + limits.timeoutMs;
   const log = new CappedLog(limits.maxLogBytes);
   records.startJob(
@@ -118,7 +120,7 @@ export async function runJob(options: {
     log.add('##[endgroup]\n');
     records.updateStep(jobId, number, result);
     records.writeLog(jobId, log.toString());
-    if (result === 'failure' || result === 'timed_out') conclusion = result;
+    if (result === 'failure' || result === 'timed_out' || result === 'cancelled') conclusion = result;
   }
   records.writeLog(jobId, log.toString());
   return conclusion;
@@ -160,9 +162,14 @@ export async function runJob(options: {
       timeoutMs,
       maxOutputBytes: Math.max(1, log.room),
       network: false,
+      ...(signal ? { signal } : {}),
     });
     log.add(result.output.endsWith('\n') || !result.output ? result.output : `${result.output}\n`);
     if (result.truncated) log.cut();
+    if (signal?.aborted) {
+      log.add('##[error]The job was cancelled: the code host stopped.\n');
+      return 'cancelled';
+    }
     if (result.timedOut) return timedOut();
     if (result.exitCode !== 0) {
       log.add(`##[error]Process completed with exit code ${result.exitCode ?? 'unknown (killed)'}.\n`);
