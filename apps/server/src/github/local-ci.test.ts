@@ -49,7 +49,13 @@ jobs:
     steps:
       - run: |
           if cat "${join(dataDir, 'store.json')}" >/dev/null 2>&1; then echo "read the store"; exit 1; fi
+          if ls "${join(dataDir, 'repos')}" >/dev/null 2>&1; then echo "saw the repositories"; exit 1; fi
           echo "the store is not visible"
+          node -e "process.exit(0)" || { echo "node is missing, so the next check would prove nothing"; exit 1; }
+          if node -e "fetch(process.argv[1]).then(() => process.exit(0), () => process.exit(1))" "${host.url}"; then
+            echo "reached the code host"; exit 1
+          fi
+          echo "the code host is not reachable"
 `,
     };
     for (const [path, content] of Object.entries(files)) {
@@ -92,10 +98,11 @@ jobs:
     expect(Buffer.byteLength(cut.text)).toBeLessThanOrEqual(200);
   });
 
-  it.skipIf(!sandboxed)("runs steps in bubblewrap, where the code host's files do not exist", async () => {
+  it.skipIf(!sandboxed)("runs steps in bubblewrap, without the code host's files or network", async () => {
     const [escape] = (await listRuns(octokit, at, { headSha: sha })).filter((r) => r.name === 'Escape');
     const tail = await jobLogTail(octokit, at, escape!.jobs[0]!.id);
     expect(tail.text).toContain('the store is not visible');
+    expect(tail.text).toContain('the code host is not reachable');
     expect(escape).toMatchObject({ conclusion: 'success' });
   });
 });
