@@ -14,12 +14,15 @@ export interface CodeHostSetup {
 }
 
 /**
- * The local code host's CI runs workflow steps in the agents' sandbox (bubblewrap when the machine
- * has it, else a plain process with a scrubbed environment): workflow files are as hostile as any
- * repository content. The code host cannot import the agent package itself, so it is handed here.
+ * The local code host's CI runs workflow steps in the agents' sandbox, as TANDEM_SANDBOX says
+ * (auto: bubblewrap when the machine has it, else a plain process with a scrubbed environment):
+ * workflow files are as hostile as any repository content. The code host cannot import the agent
+ * package itself, so the runner is handed to it here.
  */
-export function localCiOptions(): LocalCiOptions {
-  return { runner: (command) => runCommand(command) };
+export function localCiOptions(sandbox: Config['agents']['sandbox'] = 'auto'): LocalCiOptions {
+  return {
+    runner: (command) => runCommand({ ...command, ...(sandbox === 'auto' ? {} : { kind: sandbox }) }),
+  };
 }
 
 /**
@@ -43,7 +46,7 @@ export async function setUpCodeHost(config: Config, logger: Logger): Promise<Cod
     port: config.github.codehostPort,
     host: config.host,
     logger: logger.child({ component: 'codehost' }),
-    ci: localCiOptions(),
+    ...(config.github.codehostCi ? { ci: localCiOptions(config.agents.sandbox) } : {}),
   });
   const { credentials } = local;
   const app: GitHubAppConfig = {
