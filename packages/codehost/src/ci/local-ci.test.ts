@@ -95,11 +95,24 @@ test('add is broken on purpose', () => {
   assert.equal(add(2, 3), 6);
 });
 `;
-    const push = await clone.commitAndPush('ci-fail', { 'test/math.test.js': failing }, 'Break a test');
+    const pullWorkflow = `name: Pull request checks
+on: pull_request
+jobs:
+  test:
+    steps:
+      - run: npm test
+`;
+    const push = await clone.commitAndPush(
+      'ci-fail',
+      { 'test/math.test.js': failing, '.github/workflows/pr.yml': pullWorkflow },
+      'Break a test',
+    );
     expect(push.code).toBe(0);
     await settle();
-    const [run] = await runsOf(push.sha);
-    expect(run).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    // Only the push workflow: the other waits for a pull request.
+    const [run, ...others] = await runsOf(push.sha);
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ name: 'CI', status: 'completed', conclusion: 'failure' });
     const [job] = await jobsOf(run!.id);
     expect(job).toMatchObject({ conclusion: 'failure' });
     expect(job!.steps!.find((s) => s.conclusion === 'failure')?.name).toBe('Run the tests');

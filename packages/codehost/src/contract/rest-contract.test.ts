@@ -85,7 +85,13 @@ describe(`code host REST answers match GitHub's OpenAPI description`, () => {
     await bot.rest.repos.getContent({ ...repo, path: 'README.md' });
     await bot.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'bob' });
     await bot.rest.repos.getCommit({ ...repo, ref: 'main' });
-    const head = await h.commit('acme/webapp', 'contract-rest', { 'r.txt': 'r\n' }, 'Add r');
+    const pullWorkflow = 'on: pull_request\njobs:\n  check:\n    steps:\n      - run: echo checked\n';
+    const head = await h.commit(
+      'acme/webapp',
+      'contract-rest',
+      { 'r.txt': 'r\n', '.github/workflows/pr.yml': pullWorkflow },
+      'Add r',
+    );
     await bot.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: 'main...contract-rest' });
 
     const issue = await bot.rest.issues.create({ ...repo, title: 'REST contract', body: 'Body' });

@@ -20,10 +20,10 @@ npm test
     2,
   )}\n`,
   // The local CI runs this on every push (npm test needs no dependencies, so no network either).
+  // Push only: with pull_request too, a pull request's every commit would run twice.
   '.github/workflows/ci.yml': `name: CI
 on:
   push:
-  pull_request:
 jobs:
   test:
     name: Test
