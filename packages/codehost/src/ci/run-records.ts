@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../store/store.js';
 import type {
@@ -10,6 +10,12 @@ import type {
 } from '../store/types.js';
 
 const now = () => new Date().toISOString();
+
+/**
+ * Finished runs kept (oldest dropped first, with their jobs and logs): the store is one JSON file
+ * rewritten on every change, so it must not grow with every push for ever.
+ */
+export const MAX_KEPT_RUNS = 500;
 
 /**
  * The local CI's runs, jobs and logs in the code host's store. Records live in the one JSON file
@@ -98,8 +104,26 @@ export class RunRecords {
         steps: [],
       }));
       s.workflowJobs.push(...jobs);
+      this.prune(s.workflowRuns, s.workflowJobs);
       return { run, jobs };
     });
+  }
+
+  private prune(runs: HostWorkflowRun[], jobs: HostWorkflowJob[]): void {
+    let excess = runs.length - MAX_KEPT_RUNS;
+    if (excess <= 0) return;
+    const dropped = new Set<number>();
+    for (const run of runs) {
+      if (excess <= 0) break;
+      if (run.status !== 'completed') continue;
+      dropped.add(run.id);
+      excess--;
+    }
+    runs.splice(0, runs.length, ...runs.filter((r) => !dropped.has(r.id)));
+    const kept = jobs.filter((j) => !dropped.has(j.runId));
+    for (const job of jobs)
+      if (dropped.has(job.runId)) rmSync(join(this.logDir, `${job.id}.log`), { force: true });
+    jobs.splice(0, jobs.length, ...kept);
   }
 
   startRun(id: number): HostWorkflowRun {
