@@ -25,6 +25,8 @@ const config = loadConfig({
   TANDEM_DATA_DIR: dataDir,
   PORT: '0',
   CODEHOST_PORT: '0',
+  // Workflow runs on the agents' pushes would compete with what is measured.
+  CODEHOST_CI: 'off',
   HOST: '127.0.0.1',
   TANDEM_OPENAI_COMPATIBLE_URL: process.env.BENCH_MODEL_URL ?? '',
   TANDEM_OPENAI_COMPATIBLE_MODELS: 'bench',

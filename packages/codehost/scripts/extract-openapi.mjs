@@ -39,6 +39,12 @@ export const PRODUCT_OPERATIONS = [
   'GET /user/installations/{installation_id}/repositories',
   'GET /app/installations/{installation_id}',
   'POST /app/installations/{installation_id}/access_tokens',
+  // The local CI (packages/github/src/reads/workflow-runs.ts). The job log download answers 302
+  // with no JSON body, so it has nothing to validate here; its client test covers it.
+  'GET /repos/{owner}/{repo}/actions/runs',
+  'GET /repos/{owner}/{repo}/actions/runs/{run_id}',
+  'GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs',
+  'GET /repos/{owner}/{repo}/commits/{ref}/check-runs',
 ];
 
 /**

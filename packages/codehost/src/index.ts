@@ -8,10 +8,18 @@ import { seed } from './seed/seed.js';
 import { createCodeHostServer } from './server.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { RateLimits, type SimulatedLimit } from './rest/rate-limits.js';
+import { LocalCi, type LocalCiOptions } from './ci/local-ci.js';
 
 export { ensureAppCredentials, type AppCredentials } from './credentials.js';
 export { TEMPLATE_REPO } from './seed/seed.js';
 export type { SimulatedLimit } from './rest/rate-limits.js';
+export type { LocalCiOptions } from './ci/local-ci.js';
+export {
+  processRunner,
+  type CiCommand,
+  type CiCommandResult,
+  type CiCommandRunner,
+} from './ci/command-runner.js';
 
 export interface CodeHostOptions {
   /** Bare repositories and the store live here; everything survives a restart. */
@@ -28,6 +36,11 @@ export interface CodeHostOptions {
   logger?: Logger;
   /** Back-off before each webhook retry (tests shorten it). */
   webhookRetryDelaysMs?: number[];
+  /**
+   * The local CI: runs workflows' `run:` steps on push through `ci.runner` (the product injects
+   * its bubblewrap sandbox). Unset: no runs are made.
+   */
+  ci?: LocalCiOptions;
 }
 
 export interface RunningCodeHost {
@@ -48,6 +61,8 @@ export interface RunningCodeHost {
   simulateRateLimit(limit: SimulatedLimit | undefined): void;
   /** How many REST requests were answered with a (simulated) rate limit. */
   rateLimitedResponses(): number;
+  /** Resolves once the local CI has made and finished every run pushes asked for (tests). */
+  ciIdle(): Promise<void>;
 }
 
 /** Starts the local GitHub-compatible code host (seeded, listening) — see DESIGN §6. */
@@ -74,6 +89,8 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     shapes: new Shapes(host),
     rateLimits: new RateLimits(),
   };
+  const ci = options.ci ? new LocalCi(ctx, options.ci, logger) : undefined;
+  ctx.ci = ci;
   const server = await createCodeHostServer(ctx, logger);
   await server.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
   const address = server.server.address();
@@ -88,6 +105,7 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     graphqlUrl: `${url}/api/graphql`,
     credentials,
     async close() {
+      await ci?.close();
       webhooks.close();
       await server.close();
     },
@@ -100,6 +118,7 @@ export async function startCodeHost(options: CodeHostOptions): Promise<RunningCo
     issueUserToken: async (login) => host.issueUserToken(login).token,
     simulateRateLimit: (limit) => ctx.rateLimits.simulate(limit),
     rateLimitedResponses: () => ctx.rateLimits.limited,
+    ciIdle: async () => ci?.idle(),
   };
 }
 

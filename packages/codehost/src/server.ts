@@ -12,8 +12,10 @@ import { issuePageRoutes } from './pages/issue-pages.js';
 import { sendNotFound, sendProblem } from './pages/layout.js';
 import { pullPageRoutes } from './pages/pull-pages.js';
 import { repoHomeRoutes } from './pages/repo-home.js';
+import { runPageRoutes } from './pages/run-pages.js';
 import { sessionPageRoutes } from './pages/session-pages.js';
 import { treePageRoutes } from './pages/tree-pages.js';
+import { actionsLogDownloadRoute, actionsRoutes } from './rest/actions.js';
 import { appRoutes } from './rest/apps.js';
 import { HttpError, type Context } from './rest/context.js';
 import { issueRoutes } from './rest/issues.js';
@@ -75,6 +77,7 @@ export async function createCodeHostServer(ctx: Context, logger: Logger): Promis
       issueRoutes(api, ctx);
       pullRoutes(api, ctx);
       reactionRoutes(api, ctx);
+      actionsRoutes(api, ctx);
     },
     { prefix: '/api/v3' },
   );
@@ -82,12 +85,14 @@ export async function createCodeHostServer(ctx: Context, logger: Logger): Promis
   oauthRoutes(app, ctx);
   installRoutes(app, ctx);
   gitRoutes(app, ctx);
+  actionsLogDownloadRoute(app, ctx);
   sessionPageRoutes(app, ctx);
   repoHomeRoutes(app, ctx);
   treePageRoutes(app, ctx);
   commitPageRoutes(app, ctx);
   issuePageRoutes(app, ctx);
   pullPageRoutes(app, ctx);
+  runPageRoutes(app, ctx);
   comparePageRoutes(app, ctx);
   return app;
 }

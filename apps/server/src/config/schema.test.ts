@@ -53,8 +53,10 @@ describe('loadConfig', () => {
 
   it('runs the local code host and makes ada admin when no GitHub is configured', () => {
     const config = loadConfig({});
-    expect(config.github).toEqual({ kind: 'local', codehostPort: 8081 });
+    expect(config.github).toEqual({ kind: 'local', codehostPort: 8081, codehostCi: true });
     expect([...config.admins]).toEqual(['ada']);
+    expect(loadConfig({ CODEHOST_CI: 'off' }).github).toMatchObject({ codehostCi: false });
+    expect(() => loadConfig({ CODEHOST_CI: 'process' })).toThrow('CODEHOST_CI');
   });
 
   it('points at GitHub with only GITHUB_* variables, and needs all of them', () => {

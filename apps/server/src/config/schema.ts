@@ -100,6 +100,8 @@ export const envSchema = z.object({
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_WEBHOOK_SECRET: optionalString,
   CODEHOST_PORT: port(8081),
+  // The local code host's CI runs workflows on push in the agents' sandbox; off skips all runs.
+  CODEHOST_CI: z.enum(['sandbox', 'off']).default('sandbox'),
   TANDEM_DISCORD_URL: httpUrl,
   TANDEM_SUPPORT_EMAIL: z.string().trim().email('must be an email address').default('support@tandem.local'),
   /** "Label=https://url,Label=https://url" */
@@ -228,7 +230,8 @@ export interface GitHubAppConfig {
  * started beside the server, whose App credentials are generated into the data dir. Either way the
  * product talks to it through the same client; only these URLs and credentials differ.
  */
-export type GitHubConfig = ({ kind: 'external' } & GitHubAppConfig) | { kind: 'local'; codehostPort: number };
+export type GitHubConfig =
+  ({ kind: 'external' } & GitHubAppConfig) | { kind: 'local'; codehostPort: number; codehostCi: boolean };
 
 export class ConfigError extends Error {
   constructor(
@@ -375,7 +378,8 @@ function modelsConfig(e: z.infer<typeof envSchema>, cwd: string): ModelsConfig {
 }
 
 function githubConfig(e: z.infer<typeof envSchema>, cwd: string): GitHubConfig {
-  if (!e.GITHUB_API_URL) return { kind: 'local', codehostPort: e.CODEHOST_PORT };
+  if (!e.GITHUB_API_URL)
+    return { kind: 'local', codehostPort: e.CODEHOST_PORT, codehostCi: e.CODEHOST_CI === 'sandbox' };
   const required = (name: keyof typeof e): string => {
     const value = e[name];
     if (typeof value !== 'string' || value === '')

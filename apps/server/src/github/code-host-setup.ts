@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
+import { runCommand } from '@tandem/agent';
+import { startCodeHost, type LocalCiOptions, type RunningCodeHost } from '@tandem/codehost';
 import type { Logger } from 'pino';
 import type { Config, GitHubAppConfig } from '../config/schema.js';
 import type { CodeHostGateway } from './gateway.js';
@@ -10,6 +11,18 @@ export interface CodeHostSetup {
   app: GitHubAppConfig;
   /** The embedded local code host, when no external GitHub is configured. */
   local: RunningCodeHost | undefined;
+}
+
+/**
+ * The local code host's CI runs workflow steps in the agents' sandbox, as TANDEM_SANDBOX says
+ * (auto: bubblewrap when the machine has it, else a plain process with a scrubbed environment):
+ * workflow files are as hostile as any repository content. The code host cannot import the agent
+ * package itself, so the runner is handed to it here.
+ */
+export function localCiOptions(sandbox: Config['agents']['sandbox'] = 'auto'): LocalCiOptions {
+  return {
+    runner: (command) => runCommand({ ...command, ...(sandbox === 'auto' ? {} : { kind: sandbox }) }),
+  };
 }
 
 /**
@@ -33,6 +46,7 @@ export async function setUpCodeHost(config: Config, logger: Logger): Promise<Cod
     port: config.github.codehostPort,
     host: config.host,
     logger: logger.child({ component: 'codehost' }),
+    ...(config.github.codehostCi ? { ci: localCiOptions(config.agents.sandbox) } : {}),
   });
   const { credentials } = local;
   const app: GitHubAppConfig = {

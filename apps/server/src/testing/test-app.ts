@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { installations, memberships, repositories, users, type QueryLogger } from '@tandem/db';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '@tandem/db/testing';
 import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
+import { localCiOptions } from '../github/code-host-setup.js';
 import { buildApp, type App } from '../app.js';
 import { grantFreeCredits, type AgentRunner } from '@tandem/agent';
 import { createAgentRuntime } from '../agents/runtime-setup.js';
@@ -72,6 +73,8 @@ export async function createTestApp(
   kind: TestDatabaseKind = 'pglite',
   options: {
     codeHost?: boolean;
+    /** The code host's local CI, wired as the server wires it (workflow steps in the sandbox). */
+    codeHostCi?: boolean;
     /** Runs agents for real (needs codeHost): models as configured here, sandbox as detected. */
     agents?: {
       models?: Partial<ModelsConfig>;
@@ -98,7 +101,13 @@ export async function createTestApp(
   const webDist = mkdtempSync(join(tmpdir(), 'tandem-web-'));
   writeFileSync(join(webDist, 'index.html'), TEST_INDEX_HTML);
   const codeHostDir = options.codeHost ? mkdtempSync(join(tmpdir(), 'tandem-codehost-')) : undefined;
-  const codeHost = codeHostDir ? await startCodeHost({ dataDir: codeHostDir, port: 0 }) : undefined;
+  const codeHost = codeHostDir
+    ? await startCodeHost({
+        dataDir: codeHostDir,
+        port: 0,
+        ...(options.codeHostCi ? { ci: localCiOptions() } : {}),
+      })
+    : undefined;
   const gateway = createOctokitGateway(
     codeHost
       ? {

@@ -5,5 +5,6 @@ export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './
 export { nextTimestamp } from './clock.js';
 export { agentBranch, workspacesDirOf, WARM_TTL_MS } from './warm-sandbox.js';
 export { AGENT_TOOLS, REVIEW_PURPOSE, toolsFor } from './tools/index.js';
+export { WORKFLOW_REFUSAL_MESSAGE } from './tools/git.js';
 export { setNumberState, subscribeNumber, type SourceState } from './sources.js';
 export { IMAGE_REF } from './history.js';

@@ -80,6 +80,8 @@ export async function announcePush(
         ...eventBase(ctx, repo, actor),
       });
     }
+    // After the push's own events, as on GitHub: the workflows of the new head.
+    if (to !== ZERO_SHA) ctx.ci?.pushed(repo, branch, to, actor);
   }
 }
 

@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { importPKCS8, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processRunner } from '../ci/command-runner.js';
 import { startPagesHarness, type PagesHarness } from '../testing/pages-harness.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -50,7 +51,7 @@ describe(`code host REST answers match GitHub's OpenAPI description`, () => {
   }
 
   beforeAll(async () => {
-    h = await startPagesHarness();
+    h = await startPagesHarness({ ci: { runner: processRunner } });
     const { host } = h;
     const key = await importPKCS8(host.credentials.privateKey, 'RS256');
     const now = Math.floor(Date.now() / 1000);
@@ -84,7 +85,13 @@ describe(`code host REST answers match GitHub's OpenAPI description`, () => {
     await bot.rest.repos.getContent({ ...repo, path: 'README.md' });
     await bot.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'bob' });
     await bot.rest.repos.getCommit({ ...repo, ref: 'main' });
-    const head = await h.commit('acme/webapp', 'contract-rest', { 'r.txt': 'r\n' }, 'Add r');
+    const pullWorkflow = 'on: pull_request\njobs:\n  check:\n    steps:\n      - run: echo checked\n';
+    const head = await h.commit(
+      'acme/webapp',
+      'contract-rest',
+      { 'r.txt': 'r\n', '.github/workflows/pr.yml': pullWorkflow },
+      'Add r',
+    );
     await bot.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: 'main...contract-rest' });
 
     const issue = await bot.rest.issues.create({ ...repo, title: 'REST contract', body: 'Body' });
@@ -105,6 +112,14 @@ describe(`code host REST answers match GitHub's OpenAPI description`, () => {
       head: 'contract-rest',
       base: 'main',
     });
+    // Opening it ran the head's pull_request workflow (the local CI): read it as the product does.
+    await host.ciIdle();
+    const runs = await bot.rest.actions.listWorkflowRunsForRepo({ ...repo, head_sha: head });
+    expect(runs.data.total_count).toBeGreaterThan(0);
+    const runId = runs.data.workflow_runs[0]!.id;
+    await bot.rest.actions.getWorkflowRun({ ...repo, run_id: runId });
+    await bot.rest.actions.listJobsForWorkflowRun({ ...repo, run_id: runId });
+    await bot.rest.checks.listForRef({ ...repo, ref: head });
     await bot.rest.pulls.get({ ...repo, pull_number: pull.data.number });
     await bot.rest.pulls.update({ ...repo, pull_number: pull.data.number, body: 'Adds r.' });
     await bot.rest.pulls.list({ ...repo, state: 'open' });

@@ -3,6 +3,7 @@ import { Octokit } from '@octokit/rest';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processRunner } from '../ci/command-runner.js';
 import { startPagesHarness, type PagesHarness } from '../testing/pages-harness.js';
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -24,7 +25,8 @@ describe('code host webhooks match GitHub webhook schemas', () => {
   ajv.addSchema(schema, 'webhooks');
 
   beforeAll(async () => {
-    h = await startPagesHarness();
+    // With the local CI: the merge's push runs acme/webapp's workflow (workflow_run events).
+    h = await startPagesHarness({ ci: { runner: processRunner } });
     octokit = new Octokit({ baseUrl: h.host.apiUrl, auth: await h.host.issueUserToken('ada'), log: silent });
     const repo = { owner: 'acme', repo: 'webapp' };
     const issue = await octokit.rest.issues.create({ ...repo, title: 'Contract', body: 'Body' });
@@ -61,6 +63,7 @@ describe('code host webhooks match GitHub webhook schemas', () => {
     const eve = await h.signIn('eve');
     const installed = await h.post('/apps/tandem/installations', { account: 'eve' }, { cookie: eve });
     expect(installed.status).toBeLessThan(400);
+    await h.host.ciIdle();
     await h.host.webhooksIdle();
   });
   afterAll(async () => h?.close());
@@ -119,6 +122,9 @@ describe('code host webhooks match GitHub webhook schemas', () => {
     'push$event',
     'installation$created',
     'installation_repositories$added',
+    'workflow_run$requested',
+    'workflow_run$in_progress',
+    'workflow_run$completed',
   ];
 
   it.each(HANDLED)('%s', (name) => {

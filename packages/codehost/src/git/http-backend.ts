@@ -12,6 +12,8 @@ export interface BackendRequest {
   contentEncoding: string | undefined;
   remoteUser: string;
   body: Readable | undefined;
+  /** Extra environment for git (the push hooks' configuration). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -39,6 +41,7 @@ export function runHttpBackend(
         REMOTE_USER: request.remoteUser,
         REMOTE_ADDR: '127.0.0.1',
         GIT_HTTP_MAX_REQUEST_BUFFER: '100M',
+        ...request.env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

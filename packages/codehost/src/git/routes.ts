@@ -6,11 +6,13 @@ import { actorOf, HttpError, type Context } from '../rest/context.js';
 import { announcePush } from '../actions/announce-push.js';
 import { runHttpBackend } from './http-backend.js';
 import type { Actor } from '../host.js';
+import { installPushHooks, pushHookEnv } from './workflow-guard.js';
 
 type GitParams = { owner: string; repo: string; '*': string };
 
 /** Git smart HTTP at /{owner}/{repo}.git/…, authenticated with installation or user tokens. */
 export function gitRoutes(app: FastifyInstance, ctx: Context): void {
+  const hooksDir = installPushHooks(ctx.host.dataDir);
   app.register(async (scope) => {
     // Pack data must reach git untouched: hand the raw request stream through.
     scope.addContentTypeParser(
@@ -59,6 +61,7 @@ export function gitRoutes(app: FastifyInstance, ctx: Context): void {
           contentEncoding: request.headers['content-encoding'],
           remoteUser: ctx.host.actorLogin(actor),
           body: request.method === 'POST' ? (request.body as Readable) : undefined,
+          env: pushHookEnv(hooksDir, actor.kind === 'installation'),
         },
         reply.raw,
         // Queue the push events before the client hears the push finished, so they follow in order.

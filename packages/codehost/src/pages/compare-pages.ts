@@ -74,6 +74,7 @@ export function comparePageRoutes(app: FastifyInstance, ctx: Context): void {
         pull_request: await pullJson(ctx, repo, issue),
         ...eventBase(ctx, repo, { kind: 'user', user }),
       });
+      ctx.ci?.pullOpened(repo, issue, { kind: 'user', user });
       return reply.redirect(`${repoBase(repo)}/pull/${issue.number}`, 303);
     },
   );

@@ -10,6 +10,7 @@ import { renderDiff } from './diff-view.js';
 import { esc } from './html.js';
 import { sendPage } from './layout.js';
 import { act } from './issue-pages.js';
+import { runsSection } from './run-pages.js';
 import {
   actorFor,
   FORM_BODY_LIMIT,
@@ -104,7 +105,8 @@ export function pullPageRoutes(app: FastifyInstance, ctx: Context): void {
             : '';
       mergeBox = `<section class="box" aria-label="Merge"><p>${esc(status)}</p>${button}</section>`;
     }
-    const body = `${header(repo, issue, commits.length, 'conversation')}${conversationView(repo, issue, user, canWrite, mergeBox)}`;
+    const checks = runsSection(ctx, repo, range?.head ?? null);
+    const body = `${header(repo, issue, commits.length, 'conversation')}${conversationView(repo, issue, user, canWrite, checks + mergeBox)}`;
     return sendPage(request, reply, ctx, `${issue.title} #${issue.number}`, body);
   });
 

@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { jwtVerify } from 'jose';
+import type { CiHandle } from '../ci/ci-handle.js';
 import type { Actor, Host } from '../host.js';
 import type { HostRepo } from '../store/types.js';
 import type { WebhookSender } from '../webhooks/sender.js';
@@ -23,6 +24,8 @@ export interface Context {
   appPublicKey: KeyObject;
   setupUrl: string | undefined;
   rateLimits: RateLimits;
+  /** The local CI; absent when the code host was started without one. */
+  ci?: CiHandle;
 }
 
 export function appPublicKey(privateKeyPem: string): KeyObject {

@@ -49,6 +49,7 @@ export function pullRoutes(app: FastifyInstance, ctx: Context): void {
         pull_request: await pullJson(ctx, repo, issue),
         ...eventBase(ctx, repo, actor),
       });
+      ctx.ci?.pullOpened(repo, issue, actor);
       return reply.status(201).send(await pullJson(ctx, repo, issue));
     },
   );

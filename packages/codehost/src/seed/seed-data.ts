@@ -19,6 +19,23 @@ npm test
     null,
     2,
   )}\n`,
+  // The local CI runs this on every push (npm test needs no dependencies, so no network either).
+  // Push only: with pull_request too, a pull request's every commit would run twice.
+  '.github/workflows/ci.yml': `name: CI
+on:
+  push:
+jobs:
+  test:
+    name: Test
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 22
+      - name: Run the tests
+        run: npm test
+`,
   'src/math.js': `export function add(a, b) {
   return a + b;
 }

@@ -129,6 +129,62 @@ export interface HostDelivery {
   createdAt: string;
 }
 
+/** A workflow file the local CI has seen in a repository (GitHub numbers workflows per path). */
+export interface HostWorkflow {
+  id: number;
+  repo: string;
+  path: string;
+  name: string;
+  createdAt: string;
+}
+
+export type RunStatus = 'queued' | 'in_progress' | 'completed';
+export type RunConclusion = 'success' | 'failure' | 'cancelled' | 'skipped' | 'timed_out' | null;
+
+/** One run of one workflow for one commit and event, in GitHub's terms. */
+export interface HostWorkflowRun {
+  id: number;
+  repo: string;
+  workflowId: number;
+  name: string;
+  path: string;
+  headBranch: string;
+  headSha: string;
+  event: 'push' | 'pull_request';
+  status: RunStatus;
+  conclusion: RunConclusion;
+  runNumber: number;
+  /** Who pushed. */
+  actor: string;
+  /** Open pull requests of the head branch when the run was made (GitHub lists them). */
+  pulls: { number: number; id: number; headRef: string; headSha: string; baseRef: string; baseSha: string }[];
+  headCommit: { message: string; treeId: string; timestamp: string; authorName: string; authorEmail: string };
+  createdAt: string;
+  updatedAt: string;
+  runStartedAt: string | null;
+}
+
+export interface HostJobStep {
+  name: string;
+  number: number;
+  status: RunStatus;
+  conclusion: RunConclusion;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export interface HostWorkflowJob {
+  id: number;
+  runId: number;
+  name: string;
+  status: RunStatus;
+  conclusion: RunConclusion;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  steps: HostJobStep[];
+}
+
 export interface HostState {
   nextId: number;
   users: HostUser[];
@@ -141,6 +197,10 @@ export interface HostState {
   deliveries: HostDelivery[];
   /** Absent in stores written before reactions existed. */
   reactions?: HostReaction[];
+  /** The local CI's records (absent in stores written before it existed); logs are files. */
+  workflows?: HostWorkflow[];
+  workflowRuns?: HostWorkflowRun[];
+  workflowJobs?: HostWorkflowJob[];
 }
 
 export function emptyState(): HostState {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commitFiles } from '../git/repo-files.js';
 import { git, gitText } from '../git/run-git.js';
-import { startCodeHost, type RunningCodeHost } from '../index.js';
+import { startCodeHost, type CodeHostOptions, type RunningCodeHost } from '../index.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 export interface PagesHarness {
@@ -30,7 +30,7 @@ export interface PagesHarness {
 }
 
 /** A seeded code host with a webhook receiver, for the HTML pages' tests. */
-export async function startPagesHarness(): Promise<PagesHarness> {
+export async function startPagesHarness(options: Pick<CodeHostOptions, 'ci'> = {}): Promise<PagesHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'codehost-pages-'));
   const receiver = await startWebhookReceiver();
   const host = await startCodeHost({
@@ -38,6 +38,7 @@ export async function startPagesHarness(): Promise<PagesHarness> {
     port: 0,
     webhookUrl: receiver.url,
     webhookRetryDelaysMs: [10],
+    ...options,
   });
   const origin = new URL(host.url).origin;
   return {

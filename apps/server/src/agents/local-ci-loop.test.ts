@@ -1,0 +1,122 @@
+import { agents, conversationItems } from '@tandem/db';
+import { asc, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeScriptFile } from '../testing/agent-harness.js';
+import { connectCodeHost, settle as settleAll } from '../testing/code-host-product.js';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+
+const WRONG = 'export function subtract(a, b) {\n  return a + b;\n}\n\nexport function multiply(a, b) {';
+const TEST = `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { subtract } from '../src/math.js';
+
+test('subtract takes away', () => {
+  assert.equal(subtract(5, 3), 2);
+});
+`;
+
+/**
+ * The whole CI loop offline: an agent pushes a broken change, the code host's CI runs the tests in
+ * the sandbox and reports the failure by webhook, auto-fix wakes the agent with the log's end, the
+ * agent fixes and pushes, and CI turns green; the commit items show both runs.
+ */
+const scriptFile = writeScriptFile([
+  {
+    match: 'subtract',
+    steps: [
+      {
+        tool_calls: [
+          {
+            name: 'edit_file',
+            args: { path: 'src/math.js', old_string: 'export function multiply(a, b) {', new_string: WRONG },
+          },
+        ],
+      },
+      {
+        tool_calls: [
+          { name: 'edit_file', args: { path: 'test/subtract.test.js', old_string: '', new_string: TEST } },
+        ],
+      },
+      { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add subtract' } }] },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'Added subtract.' } }] },
+      // Woken by auto-fix with the failing log.
+      {
+        tool_calls: [
+          {
+            name: 'edit_file',
+            args: {
+              path: 'src/math.js',
+              old_string: 'export function subtract(a, b) {\n  return a + b;',
+              new_string: 'export function subtract(a, b) {\n  return a - b;',
+            },
+          },
+        ],
+      },
+      { tool_calls: [{ name: 'commit_and_push', args: { message: 'Fix subtract' } }] },
+      { tool_calls: [{ name: 'task_complete', args: { summary: 'Fixed subtract; CI passes.' } }] },
+    ],
+  },
+]);
+
+describe('the local CI loop', () => {
+  const testApp = useTestApp('pglite', {
+    codeHost: true,
+    codeHostCi: true,
+    agents: { models: { scriptedModelFile: scriptFile } },
+  });
+  let app: TestApp;
+  let ada: TestUser;
+
+  beforeAll(async () => {
+    app = testApp();
+    ada = await app.signIn({
+      username: 'ada',
+      admin: true,
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+    await connectCodeHost(app, { users: { ada: 1 }, repositories: { 'acme/webapp': 200 } });
+  });
+
+  /** CI runs, their webhooks, the product's handling and the agent runs they wake, until quiet. */
+  async function settle() {
+    for (let round = 0; round < 4; round++) {
+      await app.codeHost!.ciIdle();
+      await settleAll(app);
+    }
+  }
+
+  it('fails, wakes the agent with the log, and goes green after its fix', async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: { authorization: `Bearer ${ada.token}` },
+      payload: { body: 'Add a subtract function', model: 'scripted' },
+    });
+    expect(res.statusCode).toBe(200);
+    const agentId = (res.json() as { agent_id: string }).agent_id;
+    await settle();
+
+    const items = await app.database.db
+      .select({
+        itemType: conversationItems.itemType,
+        actionType: conversationItems.actionType,
+        data: conversationItems.data,
+      })
+      .from(conversationItems)
+      .where(eq(conversationItems.agentId, agentId))
+      .orderBy(asc(conversationItems.timestamp));
+    const commits = items.filter((i) => i.itemType === 'commit');
+    expect(commits.map((c) => c.data.commit_message)).toEqual(['Add subtract', 'Fix subtract']);
+    const statuses = commits.map((c) =>
+      (c.data.workflows as { workflow_name: string; workflow_status: string }[]).map(
+        (w) => `${w.workflow_name}:${w.workflow_status}`,
+      ),
+    );
+    expect(statuses).toEqual([['CI:failure'], ['CI:success']]);
+
+    const wake = items.find((i) => i.actionType === 'workflow_run');
+    expect(String(wake?.data.message)).toContain('subtract takes away');
+    const [agent] = await app.database.db.select().from(agents).where(eq(agents.id, agentId));
+    expect(agent?.status).not.toBe('open');
+  });
+});
