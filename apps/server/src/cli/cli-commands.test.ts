@@ -7,7 +7,8 @@ import { agentListSchema, cliTokenResponseSchema, createAgentResponseSchema } fr
 import { desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, until } from '../testing/agent-harness.js';
-import { RecordingRunner, useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+import type { RecordingRunner } from '../testing/test-app.js';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 import { CLI_MAIN, cliEnv, listen, runCli } from './cli-harness.js';
 
 /**
