@@ -91,7 +91,8 @@ export class FeedPrinter {
         const title = str(item.title);
         const url = str(item.html_url);
         return [
-          s.green(`${verb} #${num(item.number)}${title ? ` ${title}` : ''}`) + (url ? ` ${s.dim(url)}` : ''),
+          s.green(`${verb} ${kindOf(item.type)}#${num(item.number)}${title ? ` ${title}` : ''}`) +
+            (url ? ` ${s.dim(url)}` : ''),
         ];
       }
       case 'over_budget':
@@ -221,6 +222,10 @@ export class FeedPrinter {
 
 const fileText = (value: unknown): string =>
   typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
+
+/** number_lifecycle items say whether the number is a pull request or an issue. */
+const kindOf = (type: unknown) =>
+  type === 'pull_request' ? 'pull request ' : type === 'issue' ? 'issue ' : '';
 
 const capitalize = (text: string) => (text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : '');
 

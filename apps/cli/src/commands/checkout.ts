@@ -44,7 +44,7 @@ export function remoteRepo(url: string): string | undefined {
   const parts = path
     ?.replace(/\.git\/?$/, '')
     .split('/')
-    .filter(Boolean);
+    .filter((part) => part && part !== '.' && part !== '..');
   if (!parts || parts.length < 2) return undefined;
   return `${parts.at(-2)}/${parts.at(-1)}`;
 }

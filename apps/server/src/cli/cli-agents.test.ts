@@ -89,9 +89,7 @@ describe('the tandem CLI driving a real agent', () => {
   it('creates an agent and --watch follows it until its pull request is open', async () => {
     const result = await cli(
       ['create', 'acme/webapp', 'Please add subtract', '--model', 'scripted', '--watch', '--interval', '0.2'],
-      {
-        env: {},
-      },
+      { timeoutMs: 55_000 },
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -104,14 +102,14 @@ describe('the tandem CLI driving a real agent', () => {
     expect(out).toContain('Edited src/math.js +4 -0');
     expect(out).toContain('+export function subtract(a, b) {');
     expect(out).toMatch(/● Committed [0-9a-f]{7} to tandem-\S+: Add subtract/);
-    expect(out).toMatch(/Opened #\d+/);
+    expect(out).toMatch(/Opened pull request #\d+ Add subtract http:\S+\/acme\/webapp\/pull\/\d+/);
     expect(out).toContain('✓ Added subtract and opened a pull request.');
     expect(out).toMatch(/— agent paused/);
     expect((await meta(agentId)).sources['acme/webapp']?.[0]).toMatchObject({
       type: 'branch',
       state: 'open',
     });
-  });
+  }, 60_000);
 
   it('sends messages from the argument and from standard input, and view --json prints them', async () => {
     expect(await cli(['message', agentId, 'Thanks!'])).toMatchObject({ code: 0 });
