@@ -44,7 +44,7 @@ describe('the tandem CLI driving a real agent', () => {
   let agentId: string;
   const cli = (
     args: string[],
-    options: { input?: string; cwd?: string; env?: Record<string, string> } = {},
+    options: { input?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
   ) => runCli(['--url', url, ...args], { home, ...options });
   const meta = async (id: string) =>
     agentMetadataSchema.parse(
