@@ -49,10 +49,12 @@ export function registerList(program: Command, ctx: Context): void {
     )
     .action(async (options: ListOptions, command: Command) => {
       const client = ctx.client(command);
+      // The API's own maximum page size (agentListQuerySchema).
+      const limit = Math.min(options.limit, 100);
       const path = options.repo ? `/api/agents/${options.repo}` : '/api/agents';
       const list = await client.get(path, agentListSchema, {
         page: options.page,
-        rows_per_page: Math.min(options.limit, 100),
+        rows_per_page: limit,
         search: listSearch(options),
       });
       if (options.json) {
@@ -64,7 +66,7 @@ export function registerList(program: Command, ctx: Context): void {
         return;
       }
       ctx.out(table(list.agents, ctx).join('\n'));
-      const pages = Math.max(1, Math.ceil(list.count / options.limit));
+      const pages = Math.max(1, Math.ceil(list.count / limit));
       ctx.err(
         ctx.style.dim(`Page ${options.page} of ${pages} (${list.count} agent${list.count === 1 ? '' : 's'})`),
       );
