@@ -9,7 +9,11 @@ import {
 import { InvalidArgumentError } from 'commander';
 import type { ApiClient } from './api.js';
 import type { Context } from './context.js';
+import { CliError, EXIT } from './errors.js';
 import { FeedPrinter, itemKey, mergeItems } from './render.js';
+
+/** Consecutive failed polls (network, 502-504) tolerated while following. */
+const MAX_POLL_FAILURES = 5;
 
 /** The web app polls latest-timestamp every 2.5 s (workspace §9); so does the CLI by default. */
 export const DEFAULT_POLL_SECONDS = 2.5;
@@ -90,17 +94,27 @@ export async function showConversation(
   if (!options.follow) return;
 
   const intervalMs = Math.max(50, options.intervalSeconds * 1000);
+  let failures = 0;
   while (isWorking(meta.status)) {
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    meta = await metadata(client, agentId);
-    const now = (
-      await client.get('/api/agent/latest-timestamp', latestTimestampSchema, { trajectory_id: agentId })
-    ).latest_timestamp;
-    if (now === latest) continue;
-    latest = now;
-    const fresh = await loadItems(client, agentId, newest);
-    track(fresh);
-    emit(fresh);
+    try {
+      meta = await metadata(client, agentId);
+      const now = (
+        await client.get('/api/agent/latest-timestamp', latestTimestampSchema, { trajectory_id: agentId })
+      ).latest_timestamp;
+      failures = 0;
+      if (now === latest) continue;
+      const fresh = await loadItems(client, agentId, newest);
+      latest = now;
+      track(fresh);
+      emit(fresh);
+    } catch (error) {
+      // A server restart or a network blip should not end a long follow; a lasting outage does.
+      const transient =
+        error instanceof CliError && (error.exitCode === EXIT.network || (error.status ?? 0) >= 502);
+      if (!transient || ++failures > MAX_POLL_FAILURES) throw error;
+      ctx.err(ctx.style.dim(`(${error.message}; retrying)`));
+    }
   }
   if (!options.json) ctx.out(ctx.style.dim(`— agent ${meta.status}: "${meta.title}"`));
 }
