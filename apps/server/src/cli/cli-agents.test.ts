@@ -126,7 +126,7 @@ describe('the tandem CLI driving a real agent', () => {
     const plain = await cli(['view', agentId]);
     expect(plain.stdout).toContain('Thanks!');
     expect(plain.stdout).not.toContain('\u001b[');
-  });
+  }, 60_000);
 
   it("checks out the agent's branch in a clone, refusing other repositories and dirty trees", async () => {
     const token = await app.codeHost!.issueInstallationToken(1000);
@@ -164,5 +164,5 @@ describe('the tandem CLI driving a real agent', () => {
     // Again, with the local branch already there: fast-forwarded, not recreated.
     await git(clone, 'checkout', '--quiet', 'main');
     expect(await cli(['checkout', agentId], { cwd: clone })).toMatchObject({ code: 0 });
-  });
+  }, 60_000);
 });
