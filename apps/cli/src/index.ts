@@ -1,2 +1,4 @@
 export { buildProgram, DEFAULT_SERVER_URL } from './program.js';
-export { getJson, CliApiError } from './api.js';
+export { ApiClient } from './api.js';
+export { CliError, EXIT } from './errors.js';
+export { processContext, type Context } from './context.js';

@@ -3,6 +3,7 @@ import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { CLI_CONFIG_PATH } from '@tandem/shared';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../auth/current-user';
 import { LoginButton } from '../auth/LoginButton';
@@ -19,6 +20,20 @@ export function cliConfigCommand(url: string, token: string): string {
   return `mkdir -p ${dir} && cat > ${CLI_CONFIG_PATH} <<'EOF'\n${cliConfigFile(url, token)}EOF`;
 }
 
+/**
+ * Where `tandem login` waits for the token: its one-off server on 127.0.0.1 (never another host),
+ * with the random `state` it put in this page's URL so it can tell its own sign-in from a planted
+ * one. Null when the page was not opened by `tandem login`, or the parameters are malformed.
+ */
+export function cliCallbackUrl(port: string | null, state: string | null, token: string): string | null {
+  if (!port || !/^\d{4,5}$/.test(port) || Number(port) < 1024 || Number(port) > 65535) return null;
+  if (!state || !/^[A-Za-z0-9_-]{16,128}$/.test(state)) return null;
+  const url = new URL(`http://127.0.0.1:${port}/callback`);
+  url.searchParams.set('state', state);
+  url.searchParams.set('token', token);
+  return url.href;
+}
+
 /** Gives the `tandem` CLI its token: from the query, or issued now for the signed-in user. */
 export function CliAuthSuccessPage() {
   const [params] = useSearchParams();
@@ -27,14 +42,27 @@ export function CliAuthSuccessPage() {
   const issued = useCliToken(user?.user_id, !fromQuery && !!user);
   const token = fromQuery ?? issued.data?.token;
   const url = window.location.origin;
+  const callback = token ? cliCallbackUrl(params.get('port'), params.get('state'), token) : null;
+  // Opened by `tandem login`: hand the token to it; the blocks below stay as the fallback.
+  useEffect(() => {
+    if (callback) window.location.assign(callback);
+  }, [callback]);
 
   let body;
   if (token) {
     body = (
       <Stack spacing={3}>
-        <Alert severity="success">
-          You are signed in to the Tandem CLI. Finish the setup with one of these:
-        </Alert>
+        {callback ? (
+          <Alert severity="info">
+            Handing the token to <code>tandem login</code> on this computer. If your terminal does not say you
+            are signed in, paste this token there:
+          </Alert>
+        ) : (
+          <Alert severity="success">
+            You are signed in to the Tandem CLI. Finish the setup with one of these:
+          </Alert>
+        )}
+        {callback ? <CopyBlock label="token" text={token} /> : null}
         <Typography variant="h6" component="h2">
           Run this command
         </Typography>

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cliConfigCommand, cliConfigFile } from './CliAuthSuccessPage';
+import { cliCallbackUrl, cliConfigCommand, cliConfigFile } from './CliAuthSuccessPage';
 import { COPIED_TOOLTIP_MS, CopyBlock } from './CopyBlock';
 
 describe('CopyBlock', () => {
@@ -35,5 +35,22 @@ describe('CLI config', () => {
     const command = cliConfigCommand('http://localhost:8080', 'tok');
     expect(command.startsWith('mkdir -p ~/.config/tandem && cat > ~/.config/tandem/config.json')).toBe(true);
     expect(command).toContain('"token": "tok"');
+  });
+});
+
+describe('the tandem login callback', () => {
+  const state = 'a'.repeat(32);
+  it('points at 127.0.0.1 with the state and token', () => {
+    expect(cliCallbackUrl('49152', state, 'tok en')).toBe(
+      `http://127.0.0.1:49152/callback?state=${state}&token=tok+en`,
+    );
+  });
+  it('is null without a well-formed port and state', () => {
+    expect(cliCallbackUrl(null, state, 't')).toBeNull();
+    expect(cliCallbackUrl('80', state, 't')).toBeNull();
+    expect(cliCallbackUrl('70000', state, 't')).toBeNull();
+    expect(cliCallbackUrl('49152@evil.example', state, 't')).toBeNull();
+    expect(cliCallbackUrl('49152', 'short', 't')).toBeNull();
+    expect(cliCallbackUrl('49152', null, 't')).toBeNull();
   });
 });
