@@ -104,7 +104,7 @@ export const HANDLED_WEBHOOK_EVENTS = new Set([
 
 export async function handleWebhookEvent(
   deps: Omit<GitHubEventDeps, 'log'>,
-  delivery: { event: string; id: string },
+  delivery: { event: string; id: string; attempt?: number },
   payload: unknown,
   log: FastifyBaseLogger,
 ) {
@@ -144,7 +144,8 @@ export async function handleWebhookEvent(
           ? checkSuiteAsRun(payload as CheckSuiteWebhookPayload)
           : (payload as WorkflowRunWebhookPayload);
       if (!runPayload) break;
-      const applied = await applyWorkflowRun(db, runPayload);
+      // Tried again twice at most (the queue's first delays) while a commit may be on its way.
+      const applied = await applyWorkflowRun(db, runPayload, { mayRetry: (delivery.attempt ?? 1) <= 2 });
       if (
         applied?.status === 'failure' &&
         runPayload.action === 'completed' &&

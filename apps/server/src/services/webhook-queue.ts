@@ -124,11 +124,18 @@ export class WebhookQueue {
   private async apply(job: Claimed): Promise<void> {
     const log = this.log.child({ deliveryId: job.deliveryId, event: job.event, attempt: job.attempts });
     try {
-      await this.handle(this.deps, { event: job.event, id: job.deliveryId }, JSON.parse(job.payload), log);
+      await this.handle(
+        this.deps,
+        { event: job.event, id: job.deliveryId, attempt: job.attempts },
+        JSON.parse(job.payload),
+        log,
+      );
     } catch (error) {
       const last = job.attempts > this.delays.length;
       const message = error instanceof Error ? error.message : String(error);
-      log.error({ err: error, givenUp: last }, 'webhook delivery failed');
+      if ((error as { expected?: unknown }).expected === true && !last)
+        log.info({ reason: message }, 'webhook delivery deferred');
+      else log.error({ err: error, givenUp: last }, 'webhook delivery failed');
       const delay = this.delays[job.attempts - 1];
       const retryAt = last || delay === undefined ? null : new Date(Date.now() + delay);
       await this.deps.db

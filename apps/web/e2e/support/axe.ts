@@ -13,22 +13,25 @@ interface AxeViolation {
 }
 
 /**
- * Runs axe-core on the page as it is and returns its serious and critical violations, one line
- * each (rule, help, the first elements), so a failing test says what to fix.
+ * Runs axe-core on the page as it is (or on the element `within` selects) and returns its serious
+ * and critical violations, one line each (rule, help, the first elements), so a failing test says
+ * what to fix.
  */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
+export async function seriousA11yViolations(page: Page, within?: string): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's script-src policy does not govern
   // (a <script> tag would be blocked by it, as it should be).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axeSource}\n;undefined`);
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (selector) => {
     const axe = (
       window as unknown as {
-        axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> };
+        axe: { run(context: Document | Element, options: object): Promise<{ violations: unknown[] }> };
       }
     ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const context = selector ? document.querySelector(selector) : document;
+    if (!context) throw new Error(`no element matches ${selector}`);
+    const result = await axe.run(context, { resultTypes: ['violations'] });
     return result.violations;
-  });
+  }, within);
   return (violations as AxeViolation[])
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

@@ -140,6 +140,57 @@ const e2eScript = (previewPort: number) => ({
       ],
     },
     {
+      // The CI test: a wrong subtract with a slow test (so the feed sees the run in progress: its
+      // first events come before the commit is recorded, and are applied on the queue's first
+      // retry, 10 s later),
+      // then, woken by auto-fix with the failing log, the fix.
+      match: 'ci round trip',
+      steps: [
+        {
+          tool_calls: [
+            {
+              name: 'edit_file',
+              args: {
+                path: 'src/math.js',
+                old_string: 'export function multiply(a, b) {',
+                new_string:
+                  'export function minus(a, b) {\n  return a + b;\n}\n\nexport function multiply(a, b) {',
+              },
+            },
+          ],
+        },
+        {
+          tool_calls: [
+            {
+              name: 'edit_file',
+              args: {
+                path: 'test/minus.test.js',
+                old_string: '',
+                new_string:
+                  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { minus } from '../src/math.js';\n\ntest('minus takes away', async () => {\n  await new Promise((r) => setTimeout(r, 20000));\n  assert.equal(minus(5, 3), 2);\n});\n",
+              },
+            },
+          ],
+        },
+        { tool_calls: [{ name: 'commit_and_push', args: { message: 'Add minus' } }] },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Added minus.' } }] },
+        {
+          tool_calls: [
+            {
+              name: 'edit_file',
+              args: {
+                path: 'src/math.js',
+                old_string: 'export function minus(a, b) {\n  return a + b;',
+                new_string: 'export function minus(a, b) {\n  return a - b;',
+              },
+            },
+          ],
+        },
+        { tool_calls: [{ name: 'commit_and_push', args: { message: 'Fix minus' } }] },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Fixed minus; CI passes.' } }] },
+      ],
+    },
+    {
       match: 'run a command',
       steps: [
         { tool_calls: [{ name: 'run_command', args: { command: 'echo from-the-shell' } }] },

@@ -46,4 +46,8 @@ describe('renderMessageMarkdown', () => {
     expect(html).toContain('target="_blank"');
     expect(html).toContain('rel="noopener noreferrer nofollow"');
   });
+
+  it('makes code blocks keyboard-focusable, so long lines can be scrolled', () => {
+    expect(renderMessageMarkdown('```\nnpm test\n```')).toMatch(/^<pre tabindex="0"><code>npm test/);
+  });
 });

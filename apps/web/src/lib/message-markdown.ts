@@ -33,6 +33,9 @@ function linkHook(): void {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer nofollow');
     }
+    // Code blocks scroll sideways: focusable, so keyboard users can scroll them (axe:
+    // scrollable-region-focusable).
+    if (node.tagName === 'PRE') node.setAttribute('tabindex', '0');
   });
 }
 

@@ -1,9 +1,10 @@
 import { appendItem } from '@tandem/agent';
-import { agents, repositories } from '@tandem/db';
+import { agents, repositories, webhookDeliveries } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../testing/agent-harness.js';
 import { deliverWebhook } from '../../testing/code-host-product.js';
 import { useTestApp, type TestApp, type TestUser } from '../../testing/test-app.js';
 import { mergeWorkflow, workflowStatus, type WorkflowEntry } from './workflow-run.js';
@@ -131,6 +132,61 @@ describe.each(testDatabaseKinds())('workflow runs on %s', (kind) => {
     expect(await workflows()).toEqual(['CI:queued']);
     await deliver({ id: 4343, name: 'Lint', status: 'completed', conclusion: 'success' });
     expect(await workflows()).toEqual(['CI:queued', 'Lint:success']);
+  });
+
+  it('applies a run whose events come before the agent recorded its commit, once it has', async () => {
+    const early = 'e4';
+    const earlySha = early.padEnd(40, '1');
+    await app.database.db
+      .update(agents)
+      .set({ branch: 'tandem-9', status: 'open' })
+      .where(eq(agents.id, agentId));
+    await deliver(
+      { id: 5151, status: 'in_progress', head_sha: earlySha, head_branch: 'tandem-9' },
+      { action: 'in_progress' },
+    );
+    const [deferred] = await app.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.deliveryId, `wf-${kind}-${delivery}`));
+    expect(deferred!.processedAt).toBeNull();
+    expect(deferred!.nextAttemptAt).toBeInstanceOf(Date);
+    await appendItem(app.database.db, agentId, {
+      itemType: 'commit',
+      data: {
+        commit_sha: earlySha,
+        repository_name: 'acme/ci',
+        branch: 'tandem-9',
+        commit_message: 'Early',
+        workflows: [],
+      },
+    });
+    // The test app retries after 50 ms.
+    await until(
+      'the early run to reach its commit',
+      async () => {
+        await app.webhooks.idle();
+        const res = await app.server.inject({
+          url: `/api/agent/conversation?trajectory_id=${agentId}`,
+          headers: as,
+        });
+        const commit = conversationResponseSchema
+          .parse(res.json())
+          .conversation.find((i) => i.item_type === 'commit' && i.commit_sha === earlySha);
+        const list = (commit?.workflows ?? []) as { workflow_status: string }[];
+        return list[0]?.workflow_status === 'in_progress' ? true : undefined;
+      },
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
+    // An agent not working on the branch has no commit coming: applied (to nothing) at once.
+    await app.database.db.update(agents).set({ status: 'paused' }).where(eq(agents.id, agentId));
+    await deliver({ id: 5252, status: 'queued', head_sha: 'f5'.padEnd(40, '2'), head_branch: 'tandem-9' });
+    const [applied] = await app.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.deliveryId, `wf-${kind}-${delivery}`));
+    expect(applied).toMatchObject({ attempts: 1, error: null });
+    await app.database.db.update(agents).set({ branch: null }).where(eq(agents.id, agentId));
   });
 
   it('leaves commits alone for runs of another repository or installation', async () => {

@@ -52,6 +52,8 @@ export function mergeWorkflow(current: unknown, next: WorkflowEntry): WorkflowEn
 export async function applyWorkflowRun(
   db: Db,
   payload: WorkflowRunWebhookPayload,
+  /** Whether the event may be tried again when its commit is not recorded yet (first attempts). */
+  options: { mayRetry?: boolean } = {},
 ): Promise<{ agentIds: string[]; status: WorkflowStatus; repositoryId: string } | null> {
   const run = payload.workflow_run;
   if (!payload.repository || !payload.installation) return null;
@@ -100,7 +102,39 @@ export async function applyWorkflowRun(
         .where(inArray(agents.id, unique));
     return unique;
   });
+  if (agentIds.length === 0 && options.mayRetry && run.head_branch) {
+    await requireNoPendingCommit(db, repo.id, run.head_branch);
+  }
   return { agentIds, status: entry.workflow_status, repositoryId: repo.id };
+}
+
+/** Thrown so the webhook queue applies the event again shortly (its retry delays). */
+export class CommitNotRecordedYet extends Error {
+  /** An expected wait, not a failure: the queue logs it quietly. */
+  readonly expected = true;
+}
+
+/**
+ * CI starts as a push lands, so a run's first events can arrive before the pushing agent has
+ * recorded the commit item they belong to. When an agent is working on the run's branch, the
+ * event is tried again later rather than dropped; an agent not working there has no commit coming.
+ */
+async function requireNoPendingCommit(db: Db, repositoryId: string, branch: string): Promise<void> {
+  const [working] = await db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(
+      and(
+        eq(agents.repositoryId, repositoryId),
+        eq(agents.branch, branch),
+        inArray(agents.status, ['pending', 'open']),
+      ),
+    )
+    .limit(1);
+  if (working)
+    throw new CommitNotRecordedYet(
+      `CI event for ${branch} came before agent ${working.id} recorded its commit; trying again`,
+    );
 }
 
 /**
