@@ -20,7 +20,39 @@ test('subtract takes away', () => {
  * the sandbox and reports the failure by webhook, auto-fix wakes the agent with the log's end, the
  * agent fixes and pushes, and CI turns green; the commit items show both runs.
  */
+/** A change that keeps failing: the first push and each auto-fix attempt leave the test red. */
+const stillWrong = (n: number) => ({
+  tool_calls: [
+    {
+      name: 'edit_file',
+      args: {
+        path: 'src/math.js',
+        old_string: n === 0 ? 'export function multiply(a, b) {' : `// attempt ${n - 1}\n`,
+        new_string: n === 0 ? `// attempt 0\n${WRONG}` : `// attempt ${n}\n`,
+      },
+    },
+  ],
+});
+const pushAgain = (n: number) => [
+  stillWrong(n),
+  { tool_calls: [{ name: 'commit_and_push', args: { message: `Try ${n}` } }] },
+  { tool_calls: [{ name: 'task_complete', args: { summary: `Tried ${n}.` } }] },
+];
+
 const scriptFile = writeScriptFile([
+  {
+    match: 'never green',
+    steps: [
+      {
+        tool_calls: [
+          { name: 'edit_file', args: { path: 'test/subtract.test.js', old_string: '', new_string: TEST } },
+        ],
+      },
+      ...pushAgain(0),
+      ...pushAgain(1),
+      ...pushAgain(2),
+    ],
+  },
   {
     match: 'subtract',
     steps: [
@@ -118,5 +150,40 @@ describe('the local CI loop', () => {
     expect(String(wake?.data.message)).toContain('subtract takes away');
     const [agent] = await app.database.db.select().from(agents).where(eq(agents.id, agentId));
     expect(agent?.status).not.toBe('open');
+  });
+
+  it('stops after its attempts when CI stays red, and says so', async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: { authorization: `Bearer ${ada.token}` },
+      payload: { body: 'This one is never green', model: 'scripted' },
+    });
+    expect(res.statusCode).toBe(200);
+    const agentId = (res.json() as { agent_id: string }).agent_id;
+    await settle();
+    await settle();
+
+    const items = await app.database.db
+      .select({
+        itemType: conversationItems.itemType,
+        actionType: conversationItems.actionType,
+        data: conversationItems.data,
+      })
+      .from(conversationItems)
+      .where(eq(conversationItems.agentId, agentId))
+      .orderBy(asc(conversationItems.timestamp));
+    const commits = items.filter((i) => i.itemType === 'commit');
+    // The first push and one per auto-fix attempt; the third red run wakes nobody.
+    expect(commits.map((c) => c.data.commit_message)).toEqual(['Try 0', 'Try 1', 'Try 2']);
+    expect(
+      commits.map((c) => (c.data.workflows as { workflow_status: string }[]).map((w) => w.workflow_status)),
+    ).toEqual([['failure'], ['failure'], ['failure']]);
+    expect(items.filter((i) => i.actionType === 'workflow_run')).toHaveLength(2);
+    const stop = items.at(-1)!;
+    expect(stop.actionType).toBe('ActivitySummaryEvent');
+    expect(JSON.stringify(stop.data)).toContain(
+      'auto-fix stopped after 2 attempts. Message the agent to continue.',
+    );
   });
 });
