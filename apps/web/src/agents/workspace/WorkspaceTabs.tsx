@@ -121,35 +121,57 @@ export function WorkspaceTabs(props: TabData & { layout: Layout; onLayout: (layo
   if (!active) return null;
   return (
     <Stack sx={{ height: '100%', minHeight: 0 }}>
-      <Tabs
-        value={tabId(active)}
-        onChange={(_, id: string) => props.onLayout({ ...layout, active: id })}
-        variant="scrollable"
-        aria-label="Workspace tabs"
-      >
-        {layout.tabs.map((tab) => (
-          <Tab
-            key={tabId(tab)}
-            value={tabId(tab)}
-            component="div"
-            label={
-              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-                <span>{tabTitle(tab)}</span>
-                <IconButton
-                  size="small"
-                  aria-label={`Close ${tabTitle(tab)}`}
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    props.onLayout(closeTab(layout, tabId(tab)));
-                  }}
-                >
-                  <CloseIcon fontSize="inherit" />
-                </IconButton>
-              </Stack>
-            }
-          />
-        ))}
-      </Tabs>
+      <Stack direction="row" sx={{ alignItems: 'center', minWidth: 0 }}>
+        <Tabs
+          value={tabId(active)}
+          onChange={(_, id: string) => props.onLayout({ ...layout, active: id })}
+          variant="scrollable"
+          aria-label="Workspace tabs"
+          sx={{ flex: 1, minWidth: 0 }}
+        >
+          {layout.tabs.map((tab) => (
+            <Tab
+              key={tabId(tab)}
+              value={tabId(tab)}
+              component="div"
+              // Delete closes the focused tab: the close icons inside tabs are for the mouse only,
+              // since a tab may not contain another focusable control (axe: nested-interactive).
+              onKeyDown={(e) => {
+                if (e.key === 'Delete') props.onLayout(closeTab(layout, tabId(tab)));
+              }}
+              label={
+                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                  <span>{tabTitle(tab)}</span>
+                  <Box
+                    component="span"
+                    aria-hidden
+                    title={`Close ${tabTitle(tab)}`}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      props.onLayout(closeTab(layout, tabId(tab)));
+                    }}
+                    sx={{
+                      display: 'inline-flex',
+                      p: 0.5,
+                      borderRadius: '50%',
+                      '&:hover': { bgcolor: 'action.hover' },
+                    }}
+                  >
+                    <CloseIcon fontSize="inherit" />
+                  </Box>
+                </Stack>
+              }
+            />
+          ))}
+        </Tabs>
+        <IconButton
+          size="small"
+          aria-label={`Close ${tabTitle(active)}`}
+          onClick={() => props.onLayout(closeTab(layout, tabId(active)))}
+        >
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      </Stack>
       <Box
         role="tabpanel"
         aria-label={tabTitle(active)}

@@ -112,7 +112,7 @@ describe('DiffWindow', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['2222222Validate the form', '1111111Add the form']);
-    expect(screen.getByRole('button', { name: 'Commit range' }).textContent).toBe('All commits (2)');
+    expect(screen.getByRole('button', { name: /^Commit range: / }).textContent).toBe('All commits (2)');
     expect(await screen.findByRole('heading', { name: 'src/a.ts' })).toBeTruthy();
     expect((await screen.findByTestId('monaco')).textContent).toBe('old src/a.ts || new src/a.ts');
     expect(screen.getByText('Binary file not shown')).toBeTruthy();
@@ -169,7 +169,7 @@ describe('DiffWindow', () => {
   it('offers the live changes as the top of the range', async () => {
     const calls = api([200, branch()]);
     renderWindow(SOURCE, [edit('src/a.ts', 'new src/a.ts', 'live src/a.ts')]);
-    fireEvent.click(await screen.findByRole('button', { name: 'Commit range' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Commit range: / }));
     const dialog = await screen.findByRole('dialog', { name: 'Choose commit range' });
     expect(within(dialog).getByText('Validate the form')).toBeTruthy();
     expect(within(dialog).getByText('Uncommitted changes')).toBeTruthy();
@@ -178,7 +178,7 @@ describe('DiffWindow', () => {
     // The popover hides the window from the accessibility tree until it closes.
     fireEvent.keyDown(dialog, { key: 'Escape' });
     await waitFor(() =>
-      expect(screen.getByRole('button', { name: 'Commit range' }).textContent).toBe('bbbbbbb…uncommitted'),
+      expect(screen.getByRole('button', { name: /^Commit range: / }).textContent).toBe('bbbbbbb…uncommitted'),
     );
     expect((await screen.findAllByTestId('monaco'))[0]?.textContent).toBe('old src/a.ts || live src/a.ts');
     // The committed part is still base..last commit.

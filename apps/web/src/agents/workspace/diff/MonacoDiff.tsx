@@ -77,8 +77,12 @@ export default function MonacoDiff({
       scrollbar: { alwaysConsumeMouseWheel: false },
       renderOverviewRuler: false,
       lineNumbers: lineOffset ? (n: number) => String(n + lineOffset) : 'on',
+      // Names for the editors' text areas, which screen readers announce (axe: aria-input-field-name).
+      ariaLabel: `Diff of ${path}`,
+      originalAriaLabel: `${path} before`,
+      modifiedAriaLabel: `${path} after`,
     }),
-    [sideBySide, lineOffset],
+    [sideBySide, lineOffset, path],
   );
 
   const onMount: DiffOnMount = (editor) => {

@@ -34,7 +34,8 @@ export function RangeSelector({ stops, value, onChange }: Props) {
       <Button
         size="small"
         variant="outlined"
-        aria-label="Commit range"
+        // The visible text is part of the name (WCAG 2.5.3), after what the button is for.
+        aria-label={`Commit range: ${current ? rangeLabel(stops, current) : 'all commits'}`}
         aria-haspopup="dialog"
         onClick={(e) => setAnchor(e.currentTarget)}
         sx={{ textTransform: 'none' }}
