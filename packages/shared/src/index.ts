@@ -26,4 +26,5 @@ export * from './api/repository-settings.js';
 export * from './api/logs.js';
 export * from './api/settings.js';
 export * from './api/billing.js';
+export * from './api/billing-payments.js';
 export * from './api/repository-scripts.js';

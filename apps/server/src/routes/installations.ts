@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '@tandem/db';
 import {
+  type BillingClientConfig,
   CREATE_REPO_ERRORS,
   createRepoSchema,
   INSTALLATION_HEADER,
@@ -24,6 +25,8 @@ export interface InstallationRouteDeps {
   admins: ReadonlySet<string>;
   appSlug: string;
   site: SiteConfig;
+  /** How the browser adds cards; null without billing. */
+  billing: BillingClientConfig | null;
 }
 
 export function installationRoutes(app: FastifyInstance, deps: InstallationRouteDeps): void {
@@ -41,6 +44,7 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
         cloud_host: deps.site.cloudHost,
         model_providers: deps.site.modelProviders,
       },
+      billing: deps.billing,
     };
     return body;
   });

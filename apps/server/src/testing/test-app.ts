@@ -19,6 +19,8 @@ import {
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { membershipPermissions } from './membership-permissions.js';
+import { localBillingProvider } from '../billing/billing-setup.js';
+import { startLocalStripe, type RunningLocalStripe } from '../billing/local-stripe/server.js';
 
 const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test';
 
@@ -49,6 +51,8 @@ export interface TestApp extends App {
   runner: AgentRunner | RecordingRunner;
   /** The local code host, when the test asked for one. */
   codeHost: RunningCodeHost | undefined;
+  /** The local billing stand-in, when the test asked for billing. */
+  billing: RunningLocalStripe | undefined;
   /** Creates a user (and optionally installations they belong to) and returns a live session token. */
   signIn(spec: {
     username: string;
@@ -89,6 +93,11 @@ export async function createTestApp(
     models?: Partial<ModelsConfig>;
     /** Sees every statement the app's database connection sends (tests count queries). */
     logQuery?: QueryLogger;
+    /**
+     * Runs the local billing stand-in and makes the app listen on a free port, so the stand-in's
+     * signed webhooks reach it over real HTTP.
+     */
+    billing?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind, { logQuery: options.logQuery });
@@ -149,6 +158,7 @@ export async function createTestApp(
     if (runtime.kind === 'queue') await runtime.runner.start();
     sandbox = runtime.sandbox;
   }
+  const billing = options.billing ? await startLocalStripe({ webhookRetryDelaysMs: [20, 50] }) : undefined;
   const app = await buildApp({
     runner,
     sandbox,
@@ -169,14 +179,22 @@ export async function createTestApp(
     appSlug: codeHost?.credentials.slug ?? 'tandem',
     // Retries in milliseconds, so a test sees a failed delivery applied on its next attempt.
     webhookQueue: { retryDelaysMs: [50, 100, 200] },
+    ...(billing ? { billing: localBillingProvider(billing) } : {}),
     ...(options.access === 'code-host' ? {} : { permissions: membershipPermissions(database.db) }),
   });
 
+  if (billing) {
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    billing.connectProduct({ webhookUrl: `http://127.0.0.1:${port}/api/billing/webhook` });
+  }
   return {
     ...app,
     runner,
     database,
     codeHost,
+    billing,
     async signIn(spec) {
       const { db } = database;
       const [user] = await db
@@ -204,6 +222,7 @@ export async function createTestApp(
       // Deliveries in hand may still enqueue agents: stop them before the runner.
       await app.webhooks.stop();
       if (!(runner instanceof RecordingRunner)) await runner.stop();
+      await billing?.close();
       await app.server.close();
       await codeHost?.close();
       await database.destroy();

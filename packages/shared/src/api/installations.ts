@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { billingClientConfigSchema } from './billing-payments.js';
 import { userText } from './text.js';
 
 /** GET /api/config: what the web app needs to know about this deployment before sign-in. */
@@ -19,6 +20,8 @@ export const clientConfigSchema = z.object({
     cloud_host: z.string(),
     model_providers: z.array(z.string()),
   }),
+  /** How cards are added (Stripe Elements or the local stand-in's form); null without billing. */
+  billing: billingClientConfigSchema.nullable().default(null),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
