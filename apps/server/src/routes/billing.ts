@@ -100,8 +100,9 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps): voi
   });
 
   app.put('/api/billing/default-payment-method', async (request) => {
-    const access = await admin(request);
+    requireUser(request);
     const { payment_method_id } = parseRequest(defaultPaymentMethodSchema, request.body, 'body');
+    const access = await admin(request);
     const body: PaymentMethodList = await setDefaultPaymentMethod(
       db,
       provider(),
@@ -112,8 +113,9 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps): voi
   });
 
   app.delete('/api/billing/delete-payment-method', async (request) => {
-    const access = await admin(request);
+    requireUser(request);
     const { payment_method_id } = parseRequest(deletePaymentMethodQuerySchema, request.query, 'query');
+    const access = await admin(request);
     const body: PaymentMethodList = await deletePaymentMethod(
       db,
       provider(),
@@ -124,8 +126,9 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps): voi
   });
 
   app.post('/api/billing/purchase-credits', async (request) => {
-    const access = await admin(request);
+    requireUser(request);
     const purchase = parseRequest(purchaseCreditsSchema, request.body, 'body');
+    const access = await admin(request);
     const body: PurchaseResult = await purchaseCredits(db, provider(), access.installationId, purchase);
     return body;
   });
@@ -145,8 +148,9 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps): voi
   });
 
   app.post('/api/billing/auto-fill', async (request) => {
-    const access = await admin(request);
+    requireUser(request);
     const settings = parseRequest(autoFillSettingsSchema, request.body, 'body');
+    const access = await admin(request);
     const body: AutoFillState = await updateAutoFill(db, access.installationId, settings);
     // Turned on below the threshold: top up now rather than at the next spend.
     deps.autoFill.check(access.installationId);
@@ -160,8 +164,9 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps): voi
   });
 
   app.post('/api/billing/receipt-email', async (request) => {
-    const access = await admin(request);
+    requireUser(request);
     const change = parseRequest(receiptEmailSchema, request.body, 'body');
+    const access = await admin(request);
     const body: ReceiptEmail = await setReceiptEmail(db, deps.billing, access.installationId, change);
     return body;
   });

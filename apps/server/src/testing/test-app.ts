@@ -51,8 +51,8 @@ export interface TestApp extends App {
   runner: AgentRunner | RecordingRunner;
   /** The local code host, when the test asked for one. */
   codeHost: RunningCodeHost | undefined;
-  /** The local billing stand-in, when the test asked for billing. */
-  billing: RunningLocalStripe | undefined;
+  /** The local billing stand-in (its webhooks reach the app only with `billing: true`). */
+  billing: RunningLocalStripe;
   /** Creates a user (and optionally installations they belong to) and returns a live session token. */
   signIn(spec: {
     username: string;
@@ -158,7 +158,8 @@ export async function createTestApp(
     if (runtime.kind === 'queue') await runtime.runner.start();
     sandbox = runtime.sandbox;
   }
-  const billing = options.billing ? await startLocalStripe({ webhookRetryDelaysMs: [20, 50] }) : undefined;
+  // Every test app has billing (the stand-in, in memory); `billing: true` also receives its webhooks.
+  const billing = await startLocalStripe({ webhookRetryDelaysMs: [20, 50] });
   const app = await buildApp({
     runner,
     sandbox,
@@ -179,11 +180,11 @@ export async function createTestApp(
     appSlug: codeHost?.credentials.slug ?? 'tandem',
     // Retries in milliseconds, so a test sees a failed delivery applied on its next attempt.
     webhookQueue: { retryDelaysMs: [50, 100, 200] },
-    ...(billing ? { billing: localBillingProvider(billing) } : {}),
+    billing: localBillingProvider(billing),
     ...(options.access === 'code-host' ? {} : { permissions: membershipPermissions(database.db) }),
   });
 
-  if (billing) {
+  if (options.billing) {
     await app.server.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -222,7 +223,7 @@ export async function createTestApp(
       // Deliveries in hand may still enqueue agents: stop them before the runner.
       await app.webhooks.stop();
       if (!(runner instanceof RecordingRunner)) await runner.stop();
-      await billing?.close();
+      await billing.close();
       await app.server.close();
       await codeHost?.close();
       await database.destroy();

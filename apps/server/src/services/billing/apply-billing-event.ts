@@ -7,17 +7,17 @@ import type Stripe from 'stripe';
 import type { BillingProvider } from '../../billing/billing-setup.js';
 import { AppError } from '../../errors/app-error.js';
 
-/** Checks `Stripe-Signature` over the raw body; a forged or stale event is a 400. */
+/** Checks `Stripe-Signature` over the raw body; an unsigned, forged or stale event is a 401. */
 export function verifyBillingEvent(
   billing: BillingProvider,
   raw: string,
   signature: string | undefined,
 ): Stripe.Event {
-  if (!signature) throw new AppError('bad_request', 'Missing Stripe-Signature');
+  if (!signature) throw new AppError('unauthorized', 'Missing Stripe-Signature');
   try {
     return billing.stripe.webhooks.constructEvent(raw, signature, billing.webhookSecret);
   } catch {
-    throw new AppError('bad_request', 'Invalid Stripe-Signature');
+    throw new AppError('unauthorized', 'Invalid Stripe-Signature');
   }
 }
 
