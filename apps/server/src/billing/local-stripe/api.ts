@@ -151,6 +151,8 @@ export class LocalStripeApi {
     return this.withCustomer(customerId, () => {
       const data = Object.values(this.store.state.paymentMethods)
         .filter((pm) => pm.customer === customerId)
+        // Newest first, as Stripe lists them (insertion order breaks ties within a second).
+        .reverse()
         .sort((a, b) => b.created - a.created)
         .map(paymentMethodJson);
       return ok({

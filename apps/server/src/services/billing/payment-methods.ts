@@ -17,7 +17,8 @@ export async function listPaymentMethods(
     stripeCall(() => billing.stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 100 })),
     stripeCall(() => billing.stripe.customers.retrieve(customerId)),
   ]);
-  const fallback = methods.data[0]?.id ?? null;
+  // No default chosen yet: the first card added (Stripe lists newest first).
+  const fallback = methods.data.at(-1)?.id ?? null;
   return {
     methods: methods.data.map(toPaymentMethod),
     default_method: defaultMethodOf(customer) ?? fallback,
