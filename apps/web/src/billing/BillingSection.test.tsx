@@ -180,3 +180,56 @@ describe('BillingSection', () => {
     );
   });
 });
+
+describe('BillingSection purchases and auto-fill', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it("buys with the default card and shows a decline's own message", async () => {
+    const calls = stubBilling((call) =>
+      call.url === '/api/billing/purchase-credits'
+        ? [402, { detail: 'Your card was declined.', code: 'payment_required' }]
+        : undefined,
+    );
+    renderSection();
+    const input = await screen.findByRole('textbox', { name: 'Credits' });
+    fireEvent.change(input, { target: { value: '400' } });
+    fireEvent.blur(input);
+    expect(await screen.findByText('Minimum 500')).toBeTruthy();
+    fireEvent.change(input, { target: { value: '1000' } });
+    await screen.findByText(/Visa ending in 4242/);
+    fireEvent.click(screen.getByRole('button', { name: 'Buy credits' }));
+    expect(await screen.findByText('Your card was declined.')).toBeTruthy();
+    const purchase = calls.find((c) => c.url === '/api/billing/purchase-credits')!;
+    expect(JSON.parse(purchase.body)).toMatchObject({ credits: 1000 });
+    expect(JSON.parse(purchase.body).idempotency_key).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it("shows a failed auto-fill's message and saves the settings", async () => {
+    const calls = stubBilling((call) =>
+      call.url === '/api/billing/auto-fill' && call.method === 'GET'
+        ? [200, { enabled: true, threshold: 500, amount: 2000, last_error: 'Your card was declined.' }]
+        : call.url === '/api/billing/auto-fill'
+          ? [200, { ...JSON.parse(call.body), last_error: null }]
+          : undefined,
+    );
+    const notify = renderSection();
+    expect(await screen.findByText(/The last auto-fill failed: Your card was declined\./)).toBeTruthy();
+    fireEvent.change(screen.getByRole('textbox', { name: 'When credits fall below' }), {
+      target: { value: '800' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save auto-fill' }));
+    await waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ severity: 'success', message: 'Auto-fill settings saved' }),
+    );
+    expect(
+      JSON.parse(calls.find((c) => c.method === 'POST' && c.url === '/api/billing/auto-fill')!.body),
+    ).toEqual({
+      enabled: true,
+      threshold: 800,
+      amount: 2000,
+    });
+  });
+});
