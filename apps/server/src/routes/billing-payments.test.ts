@@ -95,6 +95,18 @@ describe.each(testDatabaseKinds())('billing payments on %s', (kind) => {
     await app.billing.webhooks.idle();
   };
 
+  it('lets the page reach the stand-in (CSP) and tells it how to add cards (/api/config)', async () => {
+    const res = await app.server.inject('/api/config');
+    expect(res.json()).toMatchObject({
+      billing: { mode: 'local', publishable_key: app.billing.publishableKey, local_api_url: app.billing.url },
+    });
+    const page = await app.server.inject('/settings');
+    expect(String(page.headers['content-security-policy'])).toContain(
+      `connect-src 'self' ${app.billing.url}`,
+    );
+    expect(String(page.headers['content-security-policy'])).not.toContain('js.stripe.com');
+  });
+
   it('adds a card, buys credits with it, and credits the ledger from the webhook as an invoice', async () => {
     const id = await installation();
     expect(

@@ -128,6 +128,7 @@ export async function createTestApp(
   );
   const defaults = loadConfig({});
   const models: ModelsConfig = { ...defaults.models, ...options.models, ...options.agents?.models };
+  const late: { app?: App } = {};
   const agentsDir = options.agents ? mkdtempSync(join(tmpdir(), 'tandem-agents-')) : undefined;
   let runner: AgentRunner | RecordingRunner = new RecordingRunner();
   let sandbox: string | undefined;
@@ -153,6 +154,8 @@ export async function createTestApp(
       agents: { ...defaults.agents, sandbox: options.agents.sandbox ?? 'auto' },
       throttle: false,
       work: options.agents.work,
+      // As serve.ts does: the app's auto-fill, bound once the app exists.
+      afterCharge: (installationId) => late.app?.autoFill.check(installationId),
     });
     runner = runtime.runner;
     if (runtime.kind === 'queue') await runtime.runner.start();
@@ -184,6 +187,7 @@ export async function createTestApp(
     ...(options.access === 'code-host' ? {} : { permissions: membershipPermissions(database.db) }),
   });
 
+  late.app = app;
   if (options.billing) {
     await app.server.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.server.address();
