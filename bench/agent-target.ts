@@ -25,6 +25,7 @@ const config = loadConfig({
   TANDEM_DATA_DIR: dataDir,
   PORT: '0',
   CODEHOST_PORT: '0',
+  STRIPE_LOCAL_PORT: '0',
   HOST: '127.0.0.1',
   TANDEM_OPENAI_COMPATIBLE_URL: process.env.BENCH_MODEL_URL ?? '',
   TANDEM_OPENAI_COMPATIBLE_MODELS: 'bench',

@@ -42,6 +42,7 @@ async function tandem(): Promise<TargetInfo> {
     TANDEM_DATA_DIR: dataDir,
     PORT: '0',
     CODEHOST_PORT: '0',
+    STRIPE_LOCAL_PORT: '0',
     HOST: '127.0.0.1',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...(process.env.TANDEM_WEB_DIST ? { TANDEM_WEB_DIST: process.env.TANDEM_WEB_DIST } : {}),
