@@ -175,6 +175,11 @@ describe.each(testDatabaseKinds())('billing payments on %s', (kind) => {
     });
     expect(charged.statusCode).toBe(402);
     expect(charged.json()).toMatchObject({ detail: 'Your card was declined.' });
+    // The refused invoice is voided, not left open for the customer to owe.
+    const refused = Object.values(app.billing.store.state.invoices).filter(
+      (invoice) => invoice.metadata.installation_id === String(id),
+    );
+    expect(refused.map((invoice) => invoice.status)).toEqual(['void']);
     await settled();
     expect(await credits(id)).toBe(300_000);
     expect(await transactions(id, '&agents=false&other=false')).toEqual([]);

@@ -99,6 +99,8 @@ export class LocalStripeApi {
         return this.finalize(id!);
       case 'POST invoices/:id/pay':
         return this.pay(id!, form);
+      case 'POST invoices/:id/void':
+        return this.voidInvoice(id!);
       default:
         return {
           status: 404,
@@ -277,11 +279,22 @@ export class LocalStripeApi {
     return ok(invoiceJson(invoice, this.baseUrl()));
   }
 
+  private voidInvoice(id: string): ApiResponse {
+    const invoice = this.store.state.invoices[id];
+    if (!invoice) return missing('invoice', id);
+    if (invoice.status !== 'open')
+      return invalid(`You can only pass in open invoices. This invoice isn't open.`);
+    invoice.status = 'void';
+    this.store.save();
+    return ok(invoiceJson(invoice, this.baseUrl()));
+  }
+
   /** Charges the invoice to the given method or the customer's default, off-session. */
   private pay(id: string, form: FormObject): ApiResponse {
     const invoice = this.store.state.invoices[id];
     if (!invoice) return missing('invoice', id);
     if (invoice.status === 'paid') return invalid('Invoice is already paid');
+    if (invoice.status === 'void') return invalid('This invoice has been voided and cannot be paid.');
     invoice.status = 'open';
     const customer = this.store.state.customers[invoice.customer]!;
     const pmId = text(form, 'payment_method') ?? customer.defaultPaymentMethod;

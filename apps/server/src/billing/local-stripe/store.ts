@@ -35,7 +35,7 @@ export interface LocalSetupIntent {
 export interface LocalInvoice {
   id: string;
   customer: string;
-  status: 'draft' | 'open' | 'paid';
+  status: 'draft' | 'open' | 'paid' | 'void';
   description: string | null;
   metadata: Record<string, string>;
   lines: { amount: number; description: string | null }[];

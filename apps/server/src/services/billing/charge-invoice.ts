@@ -55,12 +55,21 @@ export async function chargeInvoice(
       billing.stripe.invoices.finalizeInvoice(invoiceId, {}, { idempotencyKey: `${key}-finalize` }),
     );
   }
-  const paid = await stripeCall(() =>
-    billing.stripe.invoices.pay(
-      invoiceId,
-      { payment_method: paymentMethod, off_session: true },
-      { idempotencyKey: `${key}-pay` },
-    ),
-  );
-  return { invoice_id: invoiceId, status: paid.status ?? 'open' };
+  try {
+    const paid = await stripeCall(() =>
+      billing.stripe.invoices.pay(
+        invoiceId,
+        { payment_method: paymentMethod, off_session: true },
+        { idempotencyKey: `${key}-pay` },
+      ),
+    );
+    return { invoice_id: invoiceId, status: paid.status ?? 'open' };
+  } catch (error) {
+    // A refused card leaves no open invoice behind for the customer to owe; the refusal is what
+    // the caller sees (a retry of the same key replays it, a new click starts a new invoice).
+    if (error instanceof AppError && error.code === 'payment_required') {
+      await billing.stripe.invoices.voidInvoice(invoiceId).catch(() => undefined);
+    }
+    throw error;
+  }
 }
