@@ -4,15 +4,15 @@ import { seriousA11yViolations } from './support/axe';
 import { useBrowser } from './support/browser';
 import { signInAs } from './support/session';
 
-/** Waits until a notice has finished fading in (axe measures contrast mid-fade otherwise). */
+/** Waits until a notice has finished growing in (axe measures contrast mid-transition otherwise). */
 async function noticeShown(page: Page, text: string) {
   await page.getByText(text).waitFor();
-  await page.waitForFunction((wanted) => {
-    const alert = [...document.querySelectorAll('.MuiSnackbar-root .MuiAlert-root')].find((el) =>
-      el.textContent?.includes(wanted),
-    );
-    return alert !== undefined && getComputedStyle(alert.parentElement ?? alert).opacity === '1';
-  }, text);
+  await page.waitForFunction(
+    (wanted) =>
+      [...document.querySelectorAll('.MuiSnackbar-root')].some((el) => el.textContent?.includes(wanted)) &&
+      document.getAnimations().every((animation) => animation.playState !== 'running'),
+    text,
+  );
 }
 
 /** Credits shown as '3,000¢' → 3000. */
