@@ -27,6 +27,7 @@ const config = loadConfig({
   CODEHOST_PORT: '0',
   // Workflow runs on the agents' pushes would compete with what is measured.
   CODEHOST_CI: 'off',
+  STRIPE_LOCAL_PORT: '0',
   HOST: '127.0.0.1',
   TANDEM_OPENAI_COMPATIBLE_URL: process.env.BENCH_MODEL_URL ?? '',
   TANDEM_OPENAI_COMPATIBLE_MODELS: 'bench',

@@ -44,6 +44,7 @@ async function tandem(): Promise<TargetInfo> {
     CODEHOST_PORT: '0',
     // Workflow runs on the agents' pushes would compete with what is measured.
     CODEHOST_CI: 'off',
+    STRIPE_LOCAL_PORT: '0',
     HOST: '127.0.0.1',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     ...(process.env.TANDEM_WEB_DIST ? { TANDEM_WEB_DIST: process.env.TANDEM_WEB_DIST } : {}),

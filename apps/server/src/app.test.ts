@@ -82,7 +82,7 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
 
   it('never answers a malformed body on any route with a 500', async () => {
     // Webhooks authenticate the raw bytes first: an unsigned malformed body is a 401 there.
-    const signedRawBody = new Set(['/api/github/webhooks']);
+    const signedRawBody = new Set(['/api/github/webhooks', '/api/billing/webhook']);
     const writes = app.routes.filter(
       (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !signedRawBody.has(r.url),
     );

@@ -45,6 +45,8 @@ import { userRoutes } from './routes/users.js';
 import { settingsRoutes } from './routes/settings.js';
 import { billingRoutes } from './routes/billing.js';
 import { adminRoutes } from './routes/admin.js';
+import type { BillingProvider } from './billing/billing-setup.js';
+import { AutoFill } from './services/billing/auto-fill.js';
 import { SessionService } from './services/sessions.js';
 import { PollCache } from './services/poll-cache/poll-cache.js';
 import { SunsetGate } from './services/sunset-gate.js';
@@ -70,6 +72,8 @@ export interface AppOptions {
   permissions?: PermissionSource;
   /** Retry timing of the webhook queue (tests shorten it). */
   webhookQueue?: WebhookQueueOptions;
+  /** Stripe or the local billing stand-in; without one, payment calls answer 503. */
+  billing?: BillingProvider;
 }
 
 export interface App {
@@ -83,6 +87,8 @@ export interface App {
   webhooks: WebhookQueue;
   /** What the polls answer from memory; tests look at what it keeps. */
   pollCache: PollCache;
+  /** Tops installations up after spends; the agent runtime calls its check() after each charge. */
+  autoFill: AutoFill;
 }
 
 /** Largest JSON body accepted by default; routes taking images raise their own limit. */
@@ -167,17 +173,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...billingOrigins(options.billing, 'script')],
           // MUI (emotion) injects <style> elements at run time.
           styleSrc: ["'self'", "'unsafe-inline'"],
           // Avatars come from the code host: any https origin (GitHub), and the configured one, which
           // is plain http for the local code host.
           imgSrc: ["'self'", 'data:', 'blob:', 'https:', codeHostOrigin(options.gateway.webUrl)],
           fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
+          // Cards are confirmed from the browser: at Stripe, or at the local stand-in.
+          connectSrc: ["'self'", ...billingOrigins(options.billing, 'connect')],
           workerSrc: ["'self'", 'blob:'],
           // The workspace frames previews, which live on origins of their own (known once listening).
-          frameSrc: ["'self'", FRAME_SOURCE_SLOT],
+          frameSrc: ["'self'", FRAME_SOURCE_SLOT, ...billingOrigins(options.billing, 'frame')],
           frameAncestors: ["'self'"],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
@@ -239,6 +246,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     appSlug: options.appSlug,
     site: config.site,
     sunset: sunset.sunset,
+    billing: options.billing
+      ? {
+          mode: options.billing.mode,
+          publishable_key: options.billing.publishableKey,
+          local_api_url: options.billing.localApiUrl,
+        }
+      : null,
   });
 
   siteRoutes(server, { db: database.db, rateLimits });
@@ -283,7 +297,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     reader: { installationClient: (id) => gateway.installationClient(id) },
   });
   settingsRoutes(server, { db: database.db, gateway });
-  billingRoutes(server, { db: database.db });
+  const autoFill = new AutoFill(database.db, options.billing, server.log.child({ component: 'auto-fill' }));
+  server.addHook('onClose', async () => autoFill.idle());
+  billingRoutes(server, { db: database.db, billing: options.billing, autoFill });
   adminRoutes(server, { db: database.db, runner: options.runner });
 
   await blogRoutes(server, { db: database.db });
@@ -291,7 +307,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerWebApp(server, config.webDist ?? defaultWebDist, {
     pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
   });
-  return { server, sessions, routes, secretBox, webhooks, pollCache };
+  return { server, sessions, routes, secretBox, webhooks, pollCache, autoFill };
+}
+
+/** What Stripe.js (real Stripe) or the local card form (the stand-in) needs the page to allow. */
+function billingOrigins(
+  billing: BillingProvider | undefined,
+  kind: 'connect' | 'script' | 'frame',
+): string[] {
+  if (!billing) return [];
+  if (billing.mode === 'local')
+    return kind === 'connect' && billing.localApiUrl ? [new URL(billing.localApiUrl).origin] : [];
+  if (kind === 'connect') return ['https://api.stripe.com'];
+  if (kind === 'script') return ['https://js.stripe.com'];
+  return ['https://js.stripe.com', 'https://hooks.stripe.com'];
 }
 
 /** The code host's origin for the page security policy ('self' when the URL cannot be read). */

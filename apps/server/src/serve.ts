@@ -4,6 +4,7 @@ import { buildApp, type App } from './app.js';
 import { resolveSecretKey } from './auth/secret-key.js';
 import type { Config } from './config/schema.js';
 import { setUpCodeHost, type CodeHostSetup } from './github/code-host-setup.js';
+import { setUpBilling, type BillingSetup } from './billing/billing-setup.js';
 import { ensureWelcomePost } from './services/blog.js';
 import { createAgentRuntime } from './agents/runtime-setup.js';
 import { SecretBox } from './crypto/secret-box.js';
@@ -16,6 +17,8 @@ export interface RunningServer {
   codeHostUrl: string | undefined;
   /** The code host this server talks to (benchmarks sign users in through it without a browser). */
   codeHost: CodeHostSetup;
+  /** Stripe or the embedded billing stand-in. */
+  billing: BillingSetup;
   close(): Promise<void>;
 }
 
@@ -23,6 +26,7 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const database = await openDatabase(config.database);
   let codeHost: CodeHostSetup | undefined;
+  let billing: BillingSetup | undefined;
   try {
     if (database.kind === 'postgres' && !config.secretKey) {
       logger.warn('TANDEM_SECRET_KEY is not set: sessions will not be valid across several servers');
@@ -30,6 +34,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
     await ensureWelcomePost(database.db);
     codeHost = await setUpCodeHost(config, logger);
+    billing = await setUpBilling(config, logger);
+    // The app (and its auto-fill) exists only after the runtime: bound late.
+    const late: { app?: App } = {};
     const runtime = await createAgentRuntime({
       db: database.db,
       database: config.database.kind === 'postgres' ? config.database : { kind: 'pglite' },
@@ -39,6 +46,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       app: codeHost.app,
       models: config.models,
       agents: config.agents,
+      afterCharge: (installationId) => late.app?.autoFill.check(installationId),
     });
     const app = await buildApp({
       runner: runtime.runner,
@@ -49,7 +57,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       logger,
       gateway: codeHost.gateway,
       appSlug: codeHost.app.appSlug,
+      billing: billing.provider,
     });
+    late.app = app;
     // Before listening: the queue runner must be ready when the first request enqueues a run.
     await runtime.runner.start();
     await app.server.listen({ port: config.port, host: config.host });
@@ -61,7 +71,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
       setupUrl: `${url}/installations`,
     });
+    billing.local?.connectProduct({ webhookUrl: `http://127.0.0.1:${port}/api/billing/webhook` });
     const local = codeHost.local;
+    const localBilling = billing.local;
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -69,17 +81,20 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       url,
       codeHostUrl: local?.url,
       codeHost,
+      billing,
       close: () => {
         closing ??= app.server
           .close()
           .then(() => runtime.runner.stop())
           .then(() => local?.close())
+          .then(() => localBilling?.close())
           .then(() => database.close());
         return closing;
       },
     };
   } catch (error) {
     await codeHost?.local?.close();
+    await billing?.local?.close();
     await database.close();
     throw error;
   }

@@ -31,6 +31,7 @@ describe('npm start', () => {
         ...process.env,
         PORT: String(port),
         CODEHOST_PORT: String(codehostPort),
+        STRIPE_LOCAL_PORT: '0',
         TANDEM_DATA_DIR: tempDir('tandem-start-'),
         LOG_LEVEL: 'warn',
       },

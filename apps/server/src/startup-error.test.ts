@@ -10,7 +10,13 @@ const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.j
 function run(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [main, 'serve'], {
-      env: { ...process.env, LOG_LEVEL: 'silent', TANDEM_DATA_DIR: tempDir('tandem-startup-'), ...env },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'silent',
+        TANDEM_DATA_DIR: tempDir('tandem-startup-'),
+        STRIPE_LOCAL_PORT: '0',
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -47,6 +53,18 @@ describe('start-up errors', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`Port ${busyPort} is already in use (CODEHOST_PORT)`);
     expect(result.stderr).not.toContain('"level"');
+  });
+
+  it('names STRIPE_LOCAL_PORT when the local billing port is taken', { timeout: 60_000 }, async () => {
+    const result = await run({
+      PORT: String(await freePort()),
+      CODEHOST_PORT: String(await freePort()),
+      STRIPE_LOCAL_PORT: String(busyPort),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `Port ${busyPort} is already in use (STRIPE_LOCAL_PORT). Stop the other process, or start with STRIPE_LOCAL_PORT=<another port> (0 picks a free one).`,
+    );
   });
 
   it('names DATABASE_URL when the database cannot be reached', { timeout: 60_000 }, async () => {

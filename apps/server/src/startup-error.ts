@@ -29,7 +29,8 @@ function databaseTarget(url: string): string {
 
 /**
  * One line that says what went wrong at start-up and which setting to change, like configuration
- * errors do, instead of a JSON stack trace: a port in use names PORT or CODEHOST_PORT, an
+ * errors do, instead of a JSON stack trace: a port in use names PORT, CODEHOST_PORT or
+ * STRIPE_LOCAL_PORT, an
  * unreachable database names DATABASE_URL.
  */
 export function startupErrorMessage(error: unknown, config: Config): string {
@@ -39,12 +40,19 @@ export function startupErrorMessage(error: unknown, config: Config): string {
   if (code === 'EADDRINUSE' || code === 'EACCES') {
     const port = typeof e.port === 'number' ? e.port : null;
     const codehostPort = config.github.kind === 'local' ? config.github.codehostPort : null;
+    const billingPort = config.billing.kind === 'local' ? config.billing.port : null;
     const variable =
-      port !== null && port === codehostPort && port !== config.port ? 'CODEHOST_PORT' : 'PORT';
+      port === null || port === config.port
+        ? 'PORT'
+        : port === codehostPort
+          ? 'CODEHOST_PORT'
+          : port === billingPort
+            ? 'STRIPE_LOCAL_PORT'
+            : 'PORT';
     const what = code === 'EADDRINUSE' ? 'is already in use' : 'may not be used by this user';
     return (
       `Port ${port ?? '?'} ${what} (${variable}). Stop the other process, or start with ` +
-      `${variable}=<another port>${variable === 'PORT' ? ' (0 picks a free one)' : ''}.`
+      `${variable}=<another port>${variable === 'CODEHOST_PORT' ? '' : ' (0 picks a free one)'}.`
     );
   }
   if (config.database.kind === 'postgres' && code in DATABASE_CODES) {

@@ -6,6 +6,8 @@ import { createAgentRuntime } from './agents/runtime-setup.js';
 import { resolveSecretKey } from './auth/secret-key.js';
 import { ConfigError, type Config, type GitHubAppConfig } from './config/schema.js';
 import { SecretBox } from './crypto/secret-box.js';
+import { stripeClient } from './billing/billing-setup.js';
+import { AutoFill } from './services/billing/auto-fill.js';
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -41,6 +43,22 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   }
   const database = await openDatabase(config.database);
   try {
+    // Auto-fill after this worker's charges needs a Stripe it can reach: real Stripe only (the local
+    // stand-in lives in the `serve` process; its spends are checked there).
+    const autoFill =
+      config.billing.kind === 'stripe'
+        ? new AutoFill(
+            database.db,
+            {
+              mode: 'stripe',
+              stripe: stripeClient(config.billing.secretKey),
+              publishableKey: config.billing.publishableKey,
+              webhookSecret: config.billing.webhookSecret,
+              localApiUrl: null,
+            },
+            logger.child({ component: 'auto-fill' }),
+          )
+        : undefined;
     const runtime = await createAgentRuntime({
       db: database.db,
       database: config.database,
@@ -51,12 +69,14 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       models: config.models,
       agents: config.agents,
       work: true,
+      afterCharge: autoFill ? (installationId) => autoFill.check(installationId) : undefined,
     });
     await runtime.runner.start();
     logger.info({ sandbox: runtime.sandbox }, 'agent worker started');
     return {
       close: async () => {
         await runtime.runner.stop();
+        await autoFill?.idle();
         await database.close();
       },
     };

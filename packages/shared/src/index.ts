@@ -26,6 +26,7 @@ export * from './api/repository-settings.js';
 export * from './api/logs.js';
 export * from './api/settings.js';
 export * from './api/billing.js';
+export * from './api/billing-payments.js';
 export * from './api/repository-scripts.js';
 export * from './api/sunset.js';
 export * from './api/admin.js';

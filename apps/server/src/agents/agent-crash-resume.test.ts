@@ -48,6 +48,7 @@ describe('a run killed mid-way', () => {
       {
         PORT: String(port),
         CODEHOST_PORT: String(codeHostPort),
+        STRIPE_LOCAL_PORT: '0',
         HOST: 'localhost',
         TANDEM_DATA_DIR: dataDir,
         TANDEM_SCRIPTED_MODEL_FILE: scriptFile,

@@ -33,6 +33,8 @@ export interface AgentRuntimeOptions {
   throttle?: boolean;
   /** graphile-worker's schema (tests). */
   queueSchema?: string;
+  /** After each model charge: the server's auto-fill check. */
+  afterCharge?: (installationId: number) => void;
 }
 
 export interface AgentRuntime {
@@ -82,6 +84,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     workspacesDir: join(options.dataDir, 'workspaces'),
     sandbox: { kind: support.kind, network: options.agents.network, host: options.agents.sandboxHost },
     secrets: (repositoryId) => loadRepositorySecrets(options.db, options.secretBox, repositoryId),
+    afterCharge: options.afterCharge,
   };
   const work = options.work ?? options.agents.worker;
   const described = describeSandbox(support, options.agents.network);

@@ -59,6 +59,34 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CODEHOST_CI: 'process' })).toThrow('CODEHOST_CI');
   });
 
+  it('runs the local billing stand-in without Stripe keys, and real Stripe with all three', () => {
+    expect(loadConfig({}).billing).toEqual({ kind: 'local', port: 8082 });
+    expect(loadConfig({ STRIPE_LOCAL_PORT: '0' }).billing).toEqual({ kind: 'local', port: 0 });
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+    };
+    expect(loadConfig(stripe).billing).toEqual({
+      kind: 'stripe',
+      secretKey: 'sk_test_abc',
+      publishableKey: 'pk_test_abc',
+      webhookSecret: 'whsec_abc',
+    });
+    expect(() => loadConfig({ ...stripe, STRIPE_WEBHOOK_SECRET: '' })).toThrow(
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET is required when any STRIPE_* key is set',
+    );
+    expect(() => loadConfig({ ...stripe, STRIPE_SECRET_KEY: 'pk_test_abc' })).toThrow(
+      'STRIPE_SECRET_KEY must be a Stripe secret key',
+    );
+    expect(() => loadConfig({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' })).toThrow(
+      'STRIPE_PUBLISHABLE_KEY must be of the same mode',
+    );
+    expect(() => loadConfig({ ...stripe, STRIPE_WEBHOOK_SECRET: 'secret' })).toThrow(
+      'STRIPE_WEBHOOK_SECRET must be the webhook endpoint',
+    );
+  });
+
   it('points at GitHub with only GITHUB_* variables, and needs all of them', () => {
     const github = {
       GITHUB_API_URL: 'https://api.github.com',

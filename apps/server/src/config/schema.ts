@@ -102,6 +102,20 @@ export const envSchema = z.object({
   CODEHOST_PORT: port(8081),
   // The local code host's CI runs workflows on push in the agents' sandbox; off skips all runs.
   CODEHOST_CI: z.enum(['sandbox', 'off']).default('sandbox'),
+  /** Real Stripe: all three set. None set: the local billing stand-in on STRIPE_LOCAL_PORT. */
+  STRIPE_SECRET_KEY: optionalString.refine(
+    (v) => v === undefined || /^(sk|rk)_(test|live)_\S+$/.test(v),
+    'must be a Stripe secret key (sk_test_… or sk_live_…)',
+  ),
+  STRIPE_PUBLISHABLE_KEY: optionalString.refine(
+    (v) => v === undefined || /^pk_(test|live)_\S+$/.test(v),
+    'must be a Stripe publishable key (pk_test_… or pk_live_…)',
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalString.refine(
+    (v) => v === undefined || /^whsec_\S+$/.test(v),
+    "must be the webhook endpoint's signing secret (whsec_…)",
+  ),
+  STRIPE_LOCAL_PORT: port(8082),
   TANDEM_DISCORD_URL: httpUrl,
   TANDEM_SUPPORT_EMAIL: z.string().trim().email('must be an email address').default('support@tandem.local'),
   /** "Label=https://url,Label=https://url" */
@@ -171,6 +185,7 @@ export interface Config {
   /** Lower-cased logins of product admins. */
   admins: ReadonlySet<string>;
   github: GitHubConfig;
+  billing: BillingConfig;
   site: SiteConfig;
   /** Sunset mode (DESIGN.md §9); null when the deployment is not winding down. */
   sunset: Sunset | null;
@@ -233,6 +248,14 @@ export interface GitHubAppConfig {
 export type GitHubConfig =
   ({ kind: 'external' } & GitHubAppConfig) | { kind: 'local'; codehostPort: number; codehostCi: boolean };
 
+/**
+ * `stripe`: real Stripe with the account's keys. `local`: the embedded billing stand-in
+ * (apps/server/src/billing/local-stripe), started beside the server with keys of its own.
+ */
+export type BillingConfig =
+  | { kind: 'stripe'; secretKey: string; publishableKey: string; webhookSecret: string }
+  | { kind: 'local'; port: number };
+
 export class ConfigError extends Error {
   constructor(
     readonly variable: string,
@@ -275,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
         .filter(Boolean),
     ),
     github: githubConfig(e, cwd),
+    billing: billingConfig(e),
     models: modelsConfig(e, cwd),
     agents: {
       sandbox: e.TANDEM_SANDBOX,
@@ -397,6 +421,34 @@ function githubConfig(e: z.infer<typeof envSchema>, cwd: string): GitHubConfig {
     clientId: required('GITHUB_CLIENT_ID'),
     clientSecret: required('GITHUB_CLIENT_SECRET'),
     webhookSecret: required('GITHUB_WEBHOOK_SECRET'),
+  };
+}
+
+function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
+  const keys = {
+    STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: e.STRIPE_PUBLISHABLE_KEY,
+    STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET,
+  };
+  const missing = Object.entries(keys).filter(([, value]) => value === undefined);
+  if (missing.length === 3) return { kind: 'local', port: e.STRIPE_LOCAL_PORT };
+  if (missing.length) {
+    throw new ConfigError(
+      missing[0]![0],
+      'is required when any STRIPE_* key is set (real Stripe needs all three)',
+    );
+  }
+  if (e.STRIPE_SECRET_KEY!.split('_')[1] !== e.STRIPE_PUBLISHABLE_KEY!.split('_')[1]) {
+    throw new ConfigError(
+      'STRIPE_PUBLISHABLE_KEY',
+      'must be of the same mode (test or live) as STRIPE_SECRET_KEY',
+    );
+  }
+  return {
+    kind: 'stripe',
+    secretKey: e.STRIPE_SECRET_KEY!,
+    publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
   };
 }
 

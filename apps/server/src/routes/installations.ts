@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '@tandem/db';
 import {
+  type BillingClientConfig,
   CREATE_REPO_ERRORS,
   createRepoSchema,
   INSTALLATION_HEADER,
@@ -26,6 +27,8 @@ export interface InstallationRouteDeps {
   appSlug: string;
   site: SiteConfig;
   sunset: Sunset | null;
+  /** How the browser adds cards; null without billing. */
+  billing: BillingClientConfig | null;
 }
 
 export function installationRoutes(app: FastifyInstance, deps: InstallationRouteDeps): void {
@@ -44,6 +47,7 @@ export function installationRoutes(app: FastifyInstance, deps: InstallationRoute
         model_providers: deps.site.modelProviders,
       },
       sunset: deps.sunset,
+      billing: deps.billing,
     };
     return body;
   });

@@ -21,6 +21,8 @@ import type { Sunset } from '@tandem/shared';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { membershipPermissions } from './membership-permissions.js';
+import { localBillingProvider } from '../billing/billing-setup.js';
+import { startLocalStripe, type RunningLocalStripe } from '../billing/local-stripe/server.js';
 
 const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test';
 
@@ -51,6 +53,8 @@ export interface TestApp extends App {
   runner: AgentRunner | RecordingRunner;
   /** The local code host, when the test asked for one. */
   codeHost: RunningCodeHost | undefined;
+  /** The local billing stand-in (its webhooks reach the app only with `billing: true`). */
+  billing: RunningLocalStripe;
   /** Creates a user (and optionally installations they belong to) and returns a live session token. */
   signIn(spec: {
     username: string;
@@ -95,6 +99,11 @@ export async function createTestApp(
     logQuery?: QueryLogger;
     /** Sunset mode (off by default, as in a real deployment). */
     sunset?: Sunset;
+    /**
+     * Runs the local billing stand-in and makes the app listen on a free port, so the stand-in's
+     * signed webhooks reach it over real HTTP.
+     */
+    billing?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind, { logQuery: options.logQuery });
@@ -131,6 +140,7 @@ export async function createTestApp(
   );
   const defaults = loadConfig({});
   const models: ModelsConfig = { ...defaults.models, ...options.models, ...options.agents?.models };
+  const late: { app?: App } = {};
   const agentsDir = options.agents ? mkdtempSync(join(tmpdir(), 'tandem-agents-')) : undefined;
   let runner: AgentRunner | RecordingRunner = new RecordingRunner();
   let sandbox: string | undefined;
@@ -156,11 +166,15 @@ export async function createTestApp(
       agents: { ...defaults.agents, sandbox: options.agents.sandbox ?? 'auto' },
       throttle: false,
       work: options.agents.work,
+      // As serve.ts does: the app's auto-fill, bound once the app exists.
+      afterCharge: (installationId) => late.app?.autoFill.check(installationId),
     });
     runner = runtime.runner;
     if (runtime.kind === 'queue') await runtime.runner.start();
     sandbox = runtime.sandbox;
   }
+  // Every test app has billing (the stand-in, in memory); `billing: true` also receives its webhooks.
+  const billing = await startLocalStripe({ webhookRetryDelaysMs: [20, 50] });
   const app = await buildApp({
     runner,
     sandbox,
@@ -182,14 +196,23 @@ export async function createTestApp(
     appSlug: codeHost?.credentials.slug ?? 'tandem',
     // Retries in milliseconds, so a test sees a failed delivery applied on its next attempt.
     webhookQueue: { retryDelaysMs: [50, 100, 200] },
+    billing: localBillingProvider(billing),
     ...(options.access === 'code-host' ? {} : { permissions: membershipPermissions(database.db) }),
   });
 
+  late.app = app;
+  if (options.billing) {
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    billing.connectProduct({ webhookUrl: `http://127.0.0.1:${port}/api/billing/webhook` });
+  }
   return {
     ...app,
     runner,
     database,
     codeHost,
+    billing,
     async signIn(spec) {
       const { db } = database;
       const [user] = await db
@@ -217,6 +240,7 @@ export async function createTestApp(
       // Deliveries in hand may still enqueue agents: stop them before the runner.
       await app.webhooks.stop();
       if (!(runner instanceof RecordingRunner)) await runner.stop();
+      await billing.close();
       await app.server.close();
       await codeHost?.close();
       await database.destroy();

@@ -257,6 +257,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ...process.env,
       PORT: String(port),
       CODEHOST_PORT: String(codeHostPort),
+      // The local billing stand-in on a free port, whatever Stripe keys the shell holds.
+      STRIPE_LOCAL_PORT: '0',
+      STRIPE_SECRET_KEY: '',
+      STRIPE_PUBLISHABLE_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
       HOST: 'localhost',
       TANDEM_DATA_DIR: dataDir,
       TANDEM_SCRIPTED_MODEL_FILE: scriptFile,

@@ -50,6 +50,9 @@ export const queryKeys = {
   userSettings: ['settings', 'user'] as const,
   usersTable: (installationId: number | null) => ['settings', 'users-table', installationId] as const,
   credits: (installationId: number | null) => ['billing', 'credits', installationId] as const,
+  paymentMethods: (installationId: number) => ['billing', 'payment-methods', installationId] as const,
+  autoFill: (installationId: number) => ['billing', 'auto-fill', installationId] as const,
+  receiptEmail: (installationId: number) => ['billing', 'receipt-email', installationId] as const,
   transactionsAll: ['billing', 'transactions'] as const,
   transactions: (request: object) => ['billing', 'transactions', request] as const,
 };

@@ -20,6 +20,7 @@ import {
   DEFAULT_TRANSACTIONS_PAGE_SIZE,
   formatCredits,
   formatLedgerAmount,
+  PAYMENT_MESSAGES,
   TRANSACTION_PAGE_SIZES,
   type Transaction,
 } from '@tandem/shared';
@@ -29,6 +30,7 @@ import { useActiveInstallation } from '../auth/active-installation';
 import { useBreadcrumbs } from '../layout/breadcrumbs';
 import { usePageTitle } from '../lib/page-title';
 import { useCreditsRemaining } from './use-credits-remaining';
+import { useInvoiceUrl } from './use-invoice-url';
 import { useTransactions } from './use-transactions';
 
 const FILTERS = [
@@ -46,7 +48,9 @@ function useInstallationId(): number | null {
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
-function Description({ row }: { row: Transaction }) {
+function Description({ row, installationId }: { row: Transaction; installationId: number }) {
+  if (row.kind === 'invoice' && row.invoice_id)
+    return <InvoiceLink invoiceId={row.invoice_id} installationId={installationId} label={row.description} />;
   if (row.kind === 'agent' && row.trajectory_id)
     return (
       <Link component={RouterLink} to={agentPath({ id: row.trajectory_id, repo_name: row.repo_name })}>
@@ -54,6 +58,37 @@ function Description({ row }: { row: Transaction }) {
       </Link>
     );
   return <>{row.description}</>;
+}
+
+/**
+ * An invoice row opens the invoice's hosted page in a new tab (platform §2). The tab is opened on
+ * the click itself (so no pop-up blocker stops it) and pointed at the page once its URL is known.
+ */
+function InvoiceLink(props: { invoiceId: string; installationId: number; label: string }) {
+  const invoiceUrl = useInvoiceUrl(props.installationId);
+  const open = () => {
+    const tab = window.open('', '_blank');
+    if (tab) tab.opener = null;
+    invoiceUrl.mutate(props.invoiceId, {
+      onSuccess: ({ url }) => {
+        if (tab) tab.location.href = url;
+        else window.open(url, '_blank', 'noopener');
+      },
+      onError: () => tab?.close(),
+    });
+  };
+  return (
+    <>
+      <Link component="button" type="button" onClick={open} sx={{ verticalAlign: 'baseline' }}>
+        {props.label}
+      </Link>
+      {invoiceUrl.isError ? (
+        <Typography role="alert" variant="body2" color="error">
+          {PAYMENT_MESSAGES.invoiceUrl}
+        </Typography>
+      ) : null}
+    </>
+  );
 }
 
 /** Credit Transactions (platform §2): filters, Amount / Description / Date, paging of 25. */
@@ -154,7 +189,7 @@ export default function TransactionsPage() {
                     {formatLedgerAmount(row.amount)}
                   </TableCell>
                   <TableCell>
-                    <Description row={row} />
+                    <Description row={row} installationId={installationId} />
                   </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     {new Date(row.created_at).toLocaleString()}

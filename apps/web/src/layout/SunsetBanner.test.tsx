@@ -24,6 +24,7 @@ function config(sunset: ClientConfig['sunset']): ClientConfig {
       model_providers: [],
     },
     sunset,
+    billing: null,
   };
 }
 

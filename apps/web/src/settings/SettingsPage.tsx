@@ -13,7 +13,8 @@ import { useCurrentUser } from '../auth/current-user';
 import { useBreadcrumbs } from '../layout/breadcrumbs';
 import { PageSpinner } from '../layout/PageSpinner';
 import { usePageTitle } from '../lib/page-title';
-import { AddInstallationSection, BillingSection, RepositoriesSection } from './AdminSections';
+import { BillingSection } from '../billing/BillingSection';
+import { AddInstallationSection, RepositoriesSection } from './AdminSections';
 import { UserSettingsSection } from './UserSettingsSection';
 import { UsersSection } from './UsersSection';
 import { useUsersTable } from './use-users-table';
@@ -55,7 +56,7 @@ export default function SettingsPage() {
                 codeHostUrl={config.data?.code_host_url}
                 notify={notify}
               />
-              <BillingSection installationId={installationId} />
+              <BillingSection installationId={installationId} notify={notify} />
               <AddInstallationSection installUrl={config.data?.install_url} />
             </>
           )

@@ -2,7 +2,7 @@ import { agents, creditTransactions, installations, type Db } from '@tandem/db';
 import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
 import { eq, sql } from 'drizzle-orm';
 
-export type LedgerKind = 'agent' | 'invoice' | 'other';
+export type LedgerKind = 'agent' | 'invoice' | 'gift' | 'other';
 
 /** Any executor that can run SQL: the database or an open transaction. */
 type Executor = Pick<Db, 'insert' | 'update' | 'select'>;
@@ -19,6 +19,8 @@ export async function recordTransaction(
     amount: number;
     kind: LedgerKind;
     agentId?: string | null;
+    /** The provider's invoice, for `invoice` rows (unique: an invoice credits once). */
+    invoiceId?: string | null;
     description: string;
   },
 ): Promise<number> {
@@ -33,6 +35,7 @@ export async function recordTransaction(
     amount: entry.amount,
     kind: entry.kind,
     agentId: entry.agentId ?? null,
+    invoiceId: entry.invoiceId ?? null,
     description: entry.description,
   });
   return Number(row.balance);

@@ -65,6 +65,8 @@ export interface RuntimeDeps {
   secrets?: (repositoryId: string) => Promise<Record<string, string>>;
   /** A run stops after this many model calls and waits for the user (a runaway guard). */
   maxModelCalls?: number;
+  /** Told after each charge (billing's auto-fill checks the balance); must not throw. */
+  afterCharge?: (installationId: number) => void;
 }
 
 export const OUT_OF_CREDITS_MESSAGE = 'Your installation is out of credits. Buy more now.';
@@ -396,6 +398,7 @@ export class AgentRun {
       curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
       description,
     });
+    this.deps.afterCharge?.(this.repo.installationId);
     return {
       input_tokens: tokens.inputTokens,
       cached_tokens: tokens.cachedTokens,

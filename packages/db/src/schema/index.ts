@@ -10,3 +10,4 @@ export * from './secrets.js';
 export * from './images.js';
 export * from './sources.js';
 export * from './previews.js';
+export * from './billing.js';

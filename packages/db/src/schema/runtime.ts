@@ -9,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { isoTimestamp } from './iso-timestamp.js';
@@ -61,7 +62,7 @@ export const creditTransactions = pgTable(
       .references(() => installations.id),
     /** Signed ledger units (hundredths of a cent). */
     amount: bigint('amount', { mode: 'number' }).notNull(),
-    /** 'agent' (model usage), 'invoice' (purchases), 'other' (free credits, gifts, refunds). */
+    /** 'agent' (model usage), 'invoice' (purchases, auto-fill), 'gift' (admin gifts), 'other' (free credits, refunds). */
     kind: text('kind').notNull(),
     agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
     invoiceId: text('invoice_id'),
@@ -78,6 +79,10 @@ export const creditTransactions = pgTable(
     // The transactions page filters by kind (Agents, Invoices, Other) and pages by date.
     index('credit_transactions_installation_kind_idx').on(t.installationId, t.kind, t.createdAt),
     index('credit_transactions_agent_idx').on(t.agentId),
+    // A paid invoice credits once, however often its webhook arrives.
+    uniqueIndex('credit_transactions_invoice_key')
+      .on(t.invoiceId)
+      .where(sql`${t.kind} = 'invoice' and ${t.invoiceId} is not null`),
   ],
 );
 

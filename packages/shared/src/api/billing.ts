@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** Ledger kinds, the transactions page's three filters (platform §2 Credit Transactions). */
-export const TRANSACTION_KINDS = ['agent', 'invoice', 'other'] as const;
+/**
+ * Ledger kinds. The transactions page has three filters (platform §2 Credit Transactions): Agents,
+ * Invoices, and Other, which shows gifts too.
+ */
+export const TRANSACTION_KINDS = ['agent', 'invoice', 'gift', 'other'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 /** Page sizes the transactions page offers; 25 is the default (platform §9). */

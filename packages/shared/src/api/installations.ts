@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sunsetSchema } from './sunset.js';
+import { billingClientConfigSchema } from './billing-payments.js';
 import { userText } from './text.js';
 
 /** GET /api/config: what the web app needs to know about this deployment before sign-in. */
@@ -21,7 +22,9 @@ export const clientConfigSchema = z.object({
     model_providers: z.array(z.string()),
   }),
   /** Sunset mode's dates and texts; null unless an operator is winding the deployment down. */
-  sunset: sunsetSchema.nullable(),
+  sunset: sunsetSchema.nullable().default(null),
+  /** How cards are added (Stripe Elements or the local stand-in's form); null without billing. */
+  billing: billingClientConfigSchema.nullable().default(null),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

@@ -20,7 +20,7 @@ export async function listTransactions(
   const kinds: TransactionKind[] = [];
   if (query.agents) kinds.push('agent');
   if (query.invoices) kinds.push('invoice');
-  if (query.other) kinds.push('other');
+  if (query.other) kinds.push('gift', 'other');
   if (!kinds.length) return { transactions: [], count: 0 };
   const where = and(
     eq(creditTransactions.installationId, query.installationId),

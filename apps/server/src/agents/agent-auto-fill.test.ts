@@ -1,0 +1,73 @@
+import type { EmbeddedRunner } from '@tandem/agent';
+import { billingAccounts } from '@tandem/db';
+import { createAgentResponseSchema, setupIntentSchema, transactionListSchema } from '@tandem/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeScriptFile } from '../testing/agent-harness.js';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+
+const scriptFile = writeScriptFile([
+  { match: 'hello', steps: [{ tool_calls: [{ name: 'task_complete', args: { summary: 'Hi.' } }] }] },
+]);
+
+/** The runtime tells billing about each charge, so an agent's spending triggers auto-fill. */
+describe('auto-fill after an agent run', () => {
+  const testApp = useTestApp('pglite', {
+    codeHost: true,
+    billing: true,
+    agents: { models: { scriptedModelFile: scriptFile } },
+  });
+  let app: TestApp;
+  let ada: TestUser;
+  const headers = () => ({ authorization: `Bearer ${ada.token}`, 'x-installation-id': '1000' });
+
+  beforeAll(async () => {
+    app = testApp();
+    ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+    const setup = setupIntentSchema.parse(
+      (
+        await app.server.inject({ method: 'POST', url: '/api/billing/setup-intent', headers: headers() })
+      ).json(),
+    );
+    await fetch(`${app.billing.url}/v1/setup_intents/${setup.client_secret.split('_secret_')[0]}/confirm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.billing.publishableKey}` },
+      body: new URLSearchParams({
+        client_secret: setup.client_secret,
+        'payment_method_data[card][number]': '4242424242424242',
+        'payment_method_data[card][exp_month]': '1',
+        'payment_method_data[card][exp_year]': '2040',
+      }),
+    });
+    // Enabled in the database (saving through the API would top up at once): 3000 < 5000 credits.
+    await app.database.db
+      .update(billingAccounts)
+      .set({ autoFillEnabled: true, autoFillThreshold: 5000, autoFillAmount: 2500 });
+  });
+
+  it('buys once when a run leaves the balance below the threshold', async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: { authorization: `Bearer ${ada.token}` },
+      payload: { body: 'say hello', model: 'scripted' },
+    });
+    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+    await (app.runner as EmbeddedRunner).idle(agentId);
+    await app.autoFill.idle();
+    await app.billing.webhooks.idle();
+    const ledger = transactionListSchema.parse(
+      (
+        await app.server.inject({
+          url: '/api/billing/transactions?installation_id=1000&agents=false&other=false',
+          headers: headers(),
+        })
+      ).json(),
+    );
+    expect(ledger.transactions.map((t) => [t.description, t.amount])).toEqual([
+      ['Auto-fill: 2500 credits', 250_000],
+    ]);
+  });
+});
