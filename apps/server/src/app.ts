@@ -297,9 +297,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     reader: { installationClient: (id) => gateway.installationClient(id) },
   });
   settingsRoutes(server, { db: database.db, gateway });
-  const autoFill = new AutoFill(database.db, options.billing, server.log.child({ component: 'auto-fill' }));
+  const autoFill = new AutoFill(
+    database.db,
+    options.billing,
+    server.log.child({ component: 'auto-fill' }),
+    () => sunset.buyingAllowed,
+  );
   server.addHook('onClose', async () => autoFill.idle());
-  billingRoutes(server, { db: database.db, billing: options.billing, autoFill });
+  billingRoutes(server, { db: database.db, billing: options.billing, autoFill, sunset });
   adminRoutes(server, { db: database.db, runner: options.runner });
 
   await blogRoutes(server, { db: database.db });

@@ -38,6 +38,7 @@ import {
   setDefaultPaymentMethod,
 } from '../services/billing/payment-methods.js';
 import { purchaseCredits } from '../services/billing/purchase-credits.js';
+import type { SunsetGate } from '../services/sunset-gate.js';
 import { getReceiptEmail, setReceiptEmail } from '../services/billing/receipt-email.js';
 import { installationAccess, installationAdminAccess } from '../services/settings/installation-access.js';
 
@@ -46,6 +47,8 @@ export interface BillingRouteDeps {
   /** Stripe or the local stand-in; without one the payment calls answer 503. */
   billing?: BillingProvider;
   autoFill: AutoFill;
+  /** Sunset mode may close buying (DESIGN.md §9). */
+  sunset?: Pick<SunsetGate, 'requireBuying'>;
 }
 
 /**
@@ -129,6 +132,7 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps): voi
     requireUser(request);
     const purchase = parseRequest(purchaseCreditsSchema, request.body, 'body');
     const access = await admin(request);
+    deps.sunset?.requireBuying();
     const body: PurchaseResult = await purchaseCredits(db, provider(), access.installationId, purchase);
     return body;
   });

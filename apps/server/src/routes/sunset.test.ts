@@ -1,7 +1,14 @@
 import { sign } from '@octokit/webhooks-methods';
 import { agents, repositories, webhookDeliveries } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { clientConfigSchema, SUNSET_NO_MESSAGES, SUNSET_NO_NEW_AGENTS, type Sunset } from '@tandem/shared';
+import {
+  clientConfigSchema,
+  INSTALLATION_HEADER,
+  SUNSET_NO_MESSAGES,
+  SUNSET_NO_NEW_AGENTS,
+  SUNSET_NO_PURCHASES,
+  type Sunset,
+} from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { insertAgent } from '../services/agents/insert-agent.js';
@@ -37,6 +44,15 @@ describe.each(testDatabaseKinds())('sunset mode on %s', (kind) => {
         payload: { body: 'Still open' },
       });
       expect(res.statusCode).toBe(200);
+      // Credits can no longer be bought (the operator left TANDEM_SUNSET_BUY_CREDITS off).
+      const purchase = await app.server.inject({
+        method: 'POST',
+        url: '/api/billing/purchase-credits',
+        headers: { ...as(ada), [INSTALLATION_HEADER]: '31' },
+        payload: { credits: 1000, idempotency_key: 'sunset-purchase-1' },
+      });
+      expect(purchase.statusCode).toBe(403);
+      expect(purchase.json()).toMatchObject({ detail: SUNSET_NO_PURCHASES });
     });
   });
 

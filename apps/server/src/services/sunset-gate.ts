@@ -1,4 +1,11 @@
-import { SUNSET_NO_MESSAGES, SUNSET_NO_NEW_AGENTS, sunsetClosed, type Sunset } from '@tandem/shared';
+import {
+  SUNSET_NO_MESSAGES,
+  SUNSET_NO_NEW_AGENTS,
+  SUNSET_NO_PURCHASES,
+  sunsetAllowsBuying,
+  sunsetClosed,
+  type Sunset,
+} from '@tandem/shared';
 import { AppError } from '../errors/app-error.js';
 
 /**
@@ -22,5 +29,14 @@ export class SunsetGate {
 
   requireMessages(): void {
     if (this.closed) throw new AppError('forbidden', SUNSET_NO_MESSAGES);
+  }
+
+  /** Buying (by hand or by auto-fill) stops in sunset mode unless the operator keeps it open. */
+  get buyingAllowed(): boolean {
+    return sunsetAllowsBuying(this.sunset, this.now());
+  }
+
+  requireBuying(): void {
+    if (!this.buyingAllowed) throw new AppError('forbidden', SUNSET_NO_PURCHASES);
   }
 }

@@ -26,6 +26,7 @@ import { ApiError } from '../api/client';
 import { useCurrentUser } from '../auth/current-user';
 import { PageSpinner } from '../layout/PageSpinner';
 import { useAdminInstallations } from './use-admin-installations';
+import { GiftCreditsDialog } from './GiftCreditsDialog';
 import { useBanInstallation } from './use-ban-installation';
 
 type Sort = (typeof ADMIN_INSTALLATION_SORTS)[number];
@@ -70,6 +71,7 @@ function InstallationsTable() {
   });
   const ban = useBanInstallation();
   const [confirming, setConfirming] = useState<AdminInstallation | null>(null);
+  const [gifting, setGifting] = useState<AdminInstallation | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
 
   const update = (changes: Record<string, string | null>) =>
@@ -196,13 +198,18 @@ function InstallationsTable() {
                       {row.banned_at ? <Chip size="small" color="error" label="Banned" /> : 'Active'}
                     </TableCell>
                     <TableCell>
-                      <Button
-                        size="small"
-                        color={row.banned_at ? 'primary' : 'error'}
-                        onClick={() => setConfirming(row)}
-                      >
-                        {row.banned_at ? `Unban ${row.name}` : `Ban ${row.name}`}
-                      </Button>
+                      <Stack direction="row" spacing={1}>
+                        <Button size="small" onClick={() => setGifting(row)}>
+                          Gift credits to {row.name}
+                        </Button>
+                        <Button
+                          size="small"
+                          color={row.banned_at ? 'primary' : 'error'}
+                          onClick={() => setConfirming(row)}
+                        >
+                          {row.banned_at ? `Unban ${row.name}` : `Ban ${row.name}`}
+                        </Button>
+                      </Stack>
                     </TableCell>
                   </TableRow>
                 ))}
@@ -227,6 +234,11 @@ function InstallationsTable() {
           />
         </>
       ) : null}
+      <GiftCreditsDialog
+        installation={gifting}
+        onClose={() => setGifting(null)}
+        onGifted={(text) => setNotice({ ok: true, text })}
+      />
       <Dialog open={confirming !== null} onClose={() => setConfirming(null)}>
         <DialogTitle>{confirming?.banned_at ? 'Lift the ban?' : 'Ban this installation?'}</DialogTitle>
         <DialogContent>

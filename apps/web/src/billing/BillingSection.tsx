@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BILLING_MESSAGES, formatCredits } from '@tandem/shared';
+import { BILLING_MESSAGES, formatCredits, SUNSET_NO_PURCHASES, sunsetAllowsBuying } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Notify } from '../agents/manager/Notice';
@@ -78,11 +78,15 @@ export function BillingSection({ installationId, notify }: { installationId: num
           billing={config.data?.billing ?? null}
           notify={notify}
         />
-        <BuyCredits
-          installationId={installationId}
-          hasCard={Boolean(methods.data?.default_method)}
-          onPaid={() => setAwaiting({ from: balance ?? 0, since: Date.now() })}
-        />
+        {sunsetAllowsBuying(config.data?.sunset ?? null) ? (
+          <BuyCredits
+            installationId={installationId}
+            hasCard={Boolean(methods.data?.default_method)}
+            onPaid={() => setAwaiting({ from: balance ?? 0, since: Date.now() })}
+          />
+        ) : (
+          <Alert severity="info">{SUNSET_NO_PURCHASES}</Alert>
+        )}
         <Divider />
         <Stack spacing={1} component="section" aria-labelledby="receipts-heading">
           <Typography variant="h6" component="h3" id="receipts-heading">

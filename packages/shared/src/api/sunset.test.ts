@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { sunsetBanner, sunsetClosed, sunsetDay, sunsetOutOfCredits, type Sunset } from './sunset.js';
+import {
+  sunsetAllowsBuying,
+  sunsetBanner,
+  sunsetClosed,
+  sunsetDay,
+  sunsetOutOfCredits,
+  type Sunset,
+} from './sunset.js';
 
 const sunset: Sunset = {
   last_day: '2026-10-21',
@@ -38,6 +45,16 @@ describe('sunset texts', () => {
     );
     expect(sunsetOutOfCredits({ ...sunset, credits_buyable: true })).toBe(
       'Your installation is out of credits. Tandem is shutting down. Existing credits can be used until 10/21.',
+    );
+  });
+
+  it('lets credits be bought only outside sunset mode, or while the operator keeps buying open', () => {
+    const before = new Date('2026-10-01T00:00:00Z');
+    expect(sunsetAllowsBuying(null, before)).toBe(true);
+    expect(sunsetAllowsBuying(sunset, before)).toBe(false);
+    expect(sunsetAllowsBuying({ ...sunset, credits_buyable: true }, before)).toBe(true);
+    expect(sunsetAllowsBuying({ ...sunset, credits_buyable: true }, new Date('2026-10-22T00:00:00Z'))).toBe(
+      false,
     );
   });
 });

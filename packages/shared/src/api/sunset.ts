@@ -19,6 +19,13 @@ export type Sunset = z.infer<typeof sunsetSchema>;
 export const DEFAULT_SUNSET_REFUND_NOTE = 'Unused credits will be refunded.';
 export const SUNSET_NO_NEW_AGENTS = 'Tandem is shutting down: new agents can no longer be made.';
 export const SUNSET_NO_MESSAGES = 'Tandem is shutting down: agents can no longer be messaged.';
+export const SUNSET_NO_PURCHASES = 'Tandem is shutting down: credits can no longer be bought.';
+
+/** Whether credits can be bought now: always outside sunset mode; in it, only while the operator
+ * allows it and until the last day has ended. */
+export function sunsetAllowsBuying(sunset: Sunset | null, now: Date = new Date()): boolean {
+  return sunset === null || (sunset.credits_buyable && !sunsetClosed(sunset, now));
+}
 
 /** The spec's short form of a day: 10/21. */
 export function sunsetDay(day: string): string {

@@ -55,11 +55,13 @@ export class AutoFill {
     private readonly db: Db,
     private readonly billing: BillingProvider | undefined,
     private readonly logger: Pick<Logger, 'warn' | 'error'>,
+    /** False in sunset mode once buying has closed: nothing is charged. */
+    private readonly buyingAllowed: () => boolean = () => true,
   ) {}
 
   /** Fire and forget: never throws into the spender. */
   check(installationId: number): void {
-    if (!this.billing) return;
+    if (!this.billing || !this.buyingAllowed()) return;
     const run = this.run(installationId, this.billing)
       .catch((error: unknown) => this.logger.error({ err: error, installationId }, 'auto-fill failed'))
       .finally(() => this.running.delete(run));

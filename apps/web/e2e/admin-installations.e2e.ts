@@ -1,0 +1,62 @@
+import { INSTALLATION_BANNED_MESSAGE } from '@tandem/shared';
+import { describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from './support/axe.js';
+import { useBrowser } from './support/browser.js';
+import { signInAs } from './support/session.js';
+
+/**
+ * The admin installations page (issue 21): ada, a product admin, bans her own account's
+ * installation from the page, can no longer start agents there, lifts the ban and gifts credits.
+ * Browser test files run one at a time, so the short ban does not reach other tests.
+ */
+describe('admin installations', () => {
+  const browser = useBrowser();
+
+  it('bans and unbans an installation and gifts it credits', { timeout: 120_000 }, async () => {
+    const { page, context } = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signInAs(page, 'ada');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Installations', exact: true }).click();
+    await page.waitForURL(/\/admin\/installations$/);
+    await page.getByRole('heading', { name: 'Installations', level: 1 }).waitFor();
+
+    const search = page.getByRole('search', { name: 'Search installations' });
+    await search.getByLabel('Search by name or id').fill('1001');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/searchTerm=1001/);
+    const table = page.getByRole('table', { name: 'Installations' });
+    await table.getByRole('button', { name: 'Ban ada' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Ban', exact: true }).click();
+    await page.getByText(/^Banned ada; \d+ running agent\(s\) stopped\.$/).waitFor();
+    await table.getByText('Banned').waitFor();
+    expect(await seriousA11yViolations(page), page.url()).toEqual([]);
+
+    const attempt = () =>
+      page.evaluate(async () => {
+        const res = await fetch('/api/agents/create-agent/ada/playground', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-tandem-csrf': '1' },
+          body: JSON.stringify({ body: 'Anything', model: 'scripted' }),
+        });
+        return { status: res.status, body: (await res.json()) as { detail?: string } };
+      });
+    expect(await attempt()).toEqual({
+      status: 403,
+      body: expect.objectContaining({ detail: INSTALLATION_BANNED_MESSAGE }),
+    });
+
+    await table.getByRole('button', { name: 'Unban ada' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Unban', exact: true }).click();
+    await page.getByText('Lifted the ban on ada.').waitFor();
+    await table.getByRole('button', { name: 'Ban ada' }).waitFor();
+
+    await table.getByRole('button', { name: 'Gift credits to ada' }).click();
+    const gift = page.getByRole('form', { name: 'Gift credits' });
+    await gift.getByLabel('Credits').fill('250');
+    await gift.getByLabel(/^Note/).fill('Thanks for testing');
+    await gift.getByRole('button', { name: 'Gift' }).click();
+    await page.getByText('Gifted 250 credits to ada.').waitFor();
+    expect((await attempt()).status).toBe(200);
+    await context.close();
+  });
+});
