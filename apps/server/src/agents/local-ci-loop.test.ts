@@ -117,18 +117,21 @@ describe('the local CI loop', () => {
     }
   }
 
-  it('fails, wakes the agent with the log, and goes green after its fix', async () => {
+  /** Creates an agent on the scripted model; its id. */
+  async function create(body: string): Promise<string> {
     const res = await app.server.inject({
       method: 'POST',
       url: '/api/agents/create-agent/acme/webapp',
       headers: { authorization: `Bearer ${ada.token}` },
-      payload: { body: 'Add a subtract function', model: 'scripted' },
+      payload: { body, model: 'scripted' },
     });
     expect(res.statusCode).toBe(200);
-    const agentId = (res.json() as { agent_id: string }).agent_id;
-    await settle();
+    return (res.json() as { agent_id: string }).agent_id;
+  }
 
-    const items = await app.database.db
+  /** The agent's items in order: what its feed shows. */
+  const itemsOf = (agentId: string) =>
+    app.database.db
       .select({
         itemType: conversationItems.itemType,
         actionType: conversationItems.actionType,
@@ -137,6 +140,12 @@ describe('the local CI loop', () => {
       .from(conversationItems)
       .where(eq(conversationItems.agentId, agentId))
       .orderBy(asc(conversationItems.timestamp));
+
+  it('fails, wakes the agent with the log, and goes green after its fix', async () => {
+    const agentId = await create('Add a subtract function');
+    await settle();
+
+    const items = await itemsOf(agentId);
     const commits = items.filter((i) => i.itemType === 'commit');
     expect(commits.map((c) => c.data.commit_message)).toEqual(['Add subtract', 'Fix subtract']);
     const statuses = commits.map((c) =>
@@ -153,26 +162,11 @@ describe('the local CI loop', () => {
   });
 
   it('stops after its attempts when CI stays red, and says so', async () => {
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: { authorization: `Bearer ${ada.token}` },
-      payload: { body: 'This one is never green', model: 'scripted' },
-    });
-    expect(res.statusCode).toBe(200);
-    const agentId = (res.json() as { agent_id: string }).agent_id;
+    const agentId = await create('This one is never green');
     await settle();
     await settle();
 
-    const items = await app.database.db
-      .select({
-        itemType: conversationItems.itemType,
-        actionType: conversationItems.actionType,
-        data: conversationItems.data,
-      })
-      .from(conversationItems)
-      .where(eq(conversationItems.agentId, agentId))
-      .orderBy(asc(conversationItems.timestamp));
+    const items = await itemsOf(agentId);
     const commits = items.filter((i) => i.itemType === 'commit');
     // The first push and one per auto-fix attempt; the third red run wakes nobody.
     expect(commits.map((c) => c.data.commit_message)).toEqual(['Try 0', 'Try 1', 'Try 2']);

@@ -3,11 +3,11 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { EmbeddedRunner } from '@tandem/agent';
-import { agentMetadataSchema, cliTokenResponseSchema } from '@tandem/shared';
+import { agentMetadataSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, tempDir, writeScriptFile } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
-import { listen, runCli } from './cli-harness.js';
+import { runCli, cliTokenFor, startCliServer } from './cli-harness.js';
 
 /** The scripted model: the agent edits, commits, pushes and opens a pull request. */
 const scriptFile = writeScriptFile([
@@ -55,25 +55,11 @@ describe('the tandem CLI driving a real agent', () => {
         })
       ).json(),
     );
-  /** A CLI token as the /cli-auth-success page gets one: POST /api/auth/cli-token as the signed-in user. */
-  const cliToken = async () =>
-    cliTokenResponseSchema.parse(
-      (
-        await app.server.inject({
-          method: 'POST',
-          url: '/api/auth/cli-token',
-          headers: { authorization: `Bearer ${ada.token}` },
-        })
-      ).json(),
-    ).token;
+  const cliToken = () => cliTokenFor(app, ada);
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
-    url = await listen(app);
+    ({ ada, url } = await startCliServer(app));
   });
 
   it('logs in with a pasted token (the browser-free path) and stores it with mode 0600', async () => {

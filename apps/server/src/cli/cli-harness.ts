@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import type { TestApp } from '../testing/test-app.js';
+import { cliTokenResponseSchema } from '@tandem/shared';
+import type { TestApp, TestUser } from '../testing/test-app.js';
 
 /** Runs the BUILT `tandem` CLI (apps/cli/dist/main.js) as a child process, as a user would. */
 
@@ -71,4 +72,23 @@ export async function listen(app: TestApp): Promise<string> {
   if (!app.server.server.listening) await app.server.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.server.address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
+}
+
+/** A CLI token as the /cli-auth-success page gets one: POST /api/auth/cli-token as the user. */
+export async function cliTokenFor(app: TestApp, user: TestUser): Promise<string> {
+  const res = await app.server.inject({
+    method: 'POST',
+    url: '/api/auth/cli-token',
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  return cliTokenResponseSchema.parse(res.json()).token;
+}
+
+/** The CLI tests' server: ada, admin of acme with acme/webapp, and the app listening. */
+export async function startCliServer(app: TestApp): Promise<{ ada: TestUser; url: string }> {
+  const ada = await app.signIn({
+    username: 'ada',
+    installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+  });
+  return { ada, url: await listen(app) };
 }

@@ -1,9 +1,9 @@
-import { agentListSchema, cliTokenResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { agentListSchema, createAgentResponseSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/agent-harness.js';
 import type { RecordingRunner } from '../testing/test-app.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
-import { listen, runCli } from './cli-harness.js';
+import { runCli, cliTokenFor, startCliServer } from './cli-harness.js';
 
 /**
  * The CLI's commands that change an agent without running it (the runner only records what was
@@ -19,25 +19,11 @@ describe('the tandem CLI: pause, rename, list, archive', () => {
   let token: string;
   // Signed in through TANDEM_TOKEN: the stored-config path is cli-sign-in.test.ts's.
   const cli = (args: string[]) => runCli(['--url', url, ...args], { home, env: { TANDEM_TOKEN: token } });
-  /** A CLI token as the /cli-auth-success page gets one: POST /api/auth/cli-token as the signed-in user. */
-  const cliToken = async () =>
-    cliTokenResponseSchema.parse(
-      (
-        await app.server.inject({
-          method: 'POST',
-          url: '/api/auth/cli-token',
-          headers: { authorization: `Bearer ${ada.token}` },
-        })
-      ).json(),
-    ).token;
+  const cliToken = () => cliTokenFor(app, ada);
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
-    url = await listen(app);
+    ({ ada, url } = await startCliServer(app));
     token = await cliToken();
     const created = await app.server.inject({
       method: 'POST',

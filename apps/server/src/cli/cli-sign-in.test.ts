@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordTransaction } from '@tandem/agent';
 import { installations, sessions } from '@tandem/db';
-import { cliTokenResponseSchema } from '@tandem/shared';
+
 import { desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, until } from '../testing/agent-harness.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
-import { CLI_MAIN, cliEnv, listen, runCli } from './cli-harness.js';
+import { CLI_MAIN, cliEnv, runCli, cliTokenFor, startCliServer } from './cli-harness.js';
 
 /** The CLI's sign-in paths, logout and exit codes, against a real server. */
 describe('the tandem CLI: sign-in and exit codes', () => {
@@ -21,25 +21,11 @@ describe('the tandem CLI: sign-in and exit codes', () => {
     args: string[],
     options: { input?: string; cwd?: string; env?: Record<string, string> } = {},
   ) => runCli(['--url', url, ...args], { home, ...options });
-  /** A CLI token as the /cli-auth-success page gets one: POST /api/auth/cli-token as the signed-in user. */
-  const cliToken = async () =>
-    cliTokenResponseSchema.parse(
-      (
-        await app.server.inject({
-          method: 'POST',
-          url: '/api/auth/cli-token',
-          headers: { authorization: `Bearer ${ada.token}` },
-        })
-      ).json(),
-    ).token;
+  const cliToken = () => cliTokenFor(app, ada);
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
-    url = await listen(app);
+    ({ ada, url } = await startCliServer(app));
   });
 
   it('logs in with a pasted config file, then says who is signed in', async () => {

@@ -1,4 +1,3 @@
-import { sign } from '@octokit/webhooks-methods';
 import { agents, installations, repositories, webhookDeliveries } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import {
@@ -10,7 +9,8 @@ import {
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RecordingRunner } from '../testing/test-app.js';
-import { TEST_WEBHOOK_SECRET, useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+import { deliverWebhook } from '../testing/code-host-product.js';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** The admin installations table and bans (platform §7 Admin; issue 21). */
 describe.each(testDatabaseKinds())('admin installations on %s', (kind) => {
@@ -134,7 +134,7 @@ describe.each(testDatabaseKinds())('admin installations on %s', (kind) => {
       .select({ githubId: repositories.githubId })
       .from(repositories)
       .where(eq(repositories.fullName, 'acme/webapp'));
-    const body = JSON.stringify({
+    const status = await deliverWebhook(app, 'issue_comment', 'd-banned', {
       action: 'created',
       installation: { id: 41 },
       repository: { id: repo!.githubId, full_name: 'acme/webapp' },
@@ -142,18 +142,7 @@ describe.each(testDatabaseKinds())('admin installations on %s', (kind) => {
       comment: { id: 88, body: '@tandem please fix', user: { id: 777, login: 'carol', type: 'User' } },
       sender: { id: 777, login: 'carol', type: 'User' },
     });
-    await app.server.inject({
-      method: 'POST',
-      url: '/api/github/webhooks',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'issue_comment',
-        'x-github-delivery': 'd-banned',
-        'x-hub-signature-256': await sign(TEST_WEBHOOK_SECRET, body),
-      },
-      payload: body,
-    });
-    await app.webhooks.idle();
+    expect(status).toBe(200);
     const [delivery] = await app.database.db
       .select()
       .from(webhookDeliveries)

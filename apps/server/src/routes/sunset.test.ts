@@ -1,4 +1,3 @@
-import { sign } from '@octokit/webhooks-methods';
 import { agents, repositories, webhookDeliveries } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import {
@@ -12,7 +11,8 @@ import {
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { insertAgent } from '../services/agents/insert-agent.js';
-import { useTestApp, TEST_WEBHOOK_SECRET, type TestUser } from '../testing/test-app.js';
+import { deliverWebhook } from '../testing/code-host-product.js';
+import { useTestApp, type TestUser } from '../testing/test-app.js';
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 const sunset = (lastDay: string): Sunset => ({
@@ -113,7 +113,7 @@ describe.each(testDatabaseKinds())('sunset mode on %s', (kind) => {
         .select({ githubId: repositories.githubId })
         .from(repositories)
         .where(eq(repositories.fullName, 'dora/app'));
-      const body = JSON.stringify({
+      const status = await deliverWebhook(app, 'issue_comment', 'd-sunset', {
         action: 'created',
         installation: { id: 33 },
         repository: { id: repo!.githubId, full_name: 'dora/app' },
@@ -121,19 +121,7 @@ describe.each(testDatabaseKinds())('sunset mode on %s', (kind) => {
         comment: { id: 88, body: '@tandem please fix', user: { id: 777, login: 'dora', type: 'User' } },
         sender: { id: 777, login: 'dora', type: 'User' },
       });
-      const res = await app.server.inject({
-        method: 'POST',
-        url: '/api/github/webhooks',
-        headers: {
-          'content-type': 'application/json',
-          'x-github-event': 'issue_comment',
-          'x-github-delivery': 'd-sunset',
-          'x-hub-signature-256': await sign(TEST_WEBHOOK_SECRET, body),
-        },
-        payload: body,
-      });
-      expect(res.statusCode).toBe(200);
-      await app.webhooks.idle();
+      expect(status).toBe(200);
       // Applied once, without asking the code host anything (this test app has none to ask).
       const [row] = await app.database.db
         .select()

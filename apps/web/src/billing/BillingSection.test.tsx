@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bob, renderSignedIn } from '../agents/manager/test-support';
+import { bob, clientConfig, renderSignedIn } from '../agents/manager/test-support';
 import { BillingSection } from './BillingSection';
 
 const ada = {
@@ -10,21 +10,9 @@ const ada = {
   installations: [{ ...bob.installations[0]!, role: 'admin' as const }],
 };
 const STANDIN = 'http://127.0.0.1:8082';
-const config = {
-  product_name: 'Tandem',
-  code_host_url: 'http://localhost:8081',
-  install_url: 'http://localhost:8081/apps/tandem/installations/new',
-  app_slug: 'tandem',
-  site: {
-    discord_url: null,
-    support_email: 'support@tandem.local',
-    social_links: [],
-    landing_claim: null,
-    cloud_host: 'x',
-    model_providers: [],
-  },
+const config = clientConfig({
   billing: { mode: 'local', publishable_key: 'pk_test_local', local_api_url: STANDIN },
-};
+});
 const visa = { id: 'pm_1', display_brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2035 };
 
 interface Call {

@@ -3,30 +3,13 @@ import type { ClientConfig } from '@tandem/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../agents/workspace/Composer';
 import { OutOfCreditsNotice } from '../agents/OutOfCreditsNotice';
-import { renderSignedIn, stubApi } from '../agents/manager/test-support';
+import { clientConfig, renderSignedIn, stubApi } from '../agents/manager/test-support';
 import { SunsetBanner } from './SunsetBanner';
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 const md = (d: string) => `${Number(d.slice(5, 7))}/${Number(d.slice(8, 10))}`;
 
-function config(sunset: ClientConfig['sunset']): ClientConfig {
-  return {
-    product_name: 'Tandem',
-    code_host_url: 'http://localhost:8081',
-    install_url: 'http://localhost:8081/apps/tandem/installations/new',
-    app_slug: 'tandem',
-    site: {
-      discord_url: null,
-      support_email: 'support@tandem.local',
-      social_links: [],
-      landing_claim: null,
-      cloud_host: 'us',
-      model_providers: [],
-    },
-    sunset,
-    billing: null,
-  };
-}
+const config = (sunset: ClientConfig['sunset']) => clientConfig({ sunset });
 
 const serve = (sunset: ClientConfig['sunset']) =>
   stubApi((call) => (call.url === '/api/config' ? [200, config(sunset)] : [404, { detail: 'unexpected' }]));

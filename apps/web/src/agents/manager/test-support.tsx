@@ -1,4 +1,4 @@
-import { MODEL_CATALOG, type AgentMetadata, type User } from '@tandem/shared';
+import { MODEL_CATALOG, type AgentMetadata, type ClientConfig, type User } from '@tandem/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -39,6 +39,27 @@ export function agent(overrides: Partial<AgentMetadata> = {}): AgentMetadata {
     creator_username: 'bob',
     created_at: '2026-01-01T00:00:00.000Z',
     last_active: '2026-01-02T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** GET /api/config of a local deployment: no billing, not winding down, unless overridden. */
+export function clientConfig(overrides: Partial<ClientConfig> = {}): ClientConfig {
+  return {
+    product_name: 'Tandem',
+    code_host_url: 'http://localhost:8081',
+    install_url: 'http://localhost:8081/apps/tandem/installations/new',
+    app_slug: 'tandem',
+    site: {
+      discord_url: null,
+      support_email: 'support@tandem.local',
+      social_links: [],
+      landing_claim: null,
+      cloud_host: 'x',
+      model_providers: [],
+    },
+    sunset: null,
+    billing: null,
     ...overrides,
   };
 }
