@@ -51,10 +51,13 @@ describe('accessibility (axe-core)', () => {
     await context.close();
   });
 
-  it('the admin blog editor and a repositories list', { timeout: 120_000 }, async () => {
+  it('the admin pages and a repositories list', { timeout: 120_000 }, async () => {
     const { page, context } = await browser.newPage();
     await signInAs(page, 'ada');
     await check(page, '/admin/blog', () => page.getByRole('main').first().waitFor());
+    await check(page, '/admin/installations', () =>
+      page.getByRole('table', { name: 'Installations' }).waitFor(),
+    );
     await check(page, '/gh', () => page.getByRole('list', { name: 'Repositories' }).waitFor());
     await context.close();
   });
