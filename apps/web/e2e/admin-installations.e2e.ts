@@ -50,12 +50,24 @@ describe('admin installations', () => {
     await page.getByText('Lifted the ban on ada.').waitFor();
     await table.getByRole('button', { name: 'Ban ada' }).waitFor();
 
+    // Earlier browser tests may have spent ada's credits (below zero, even): the gift tops them up
+    // to 250 above zero, and the ledger shows exactly the gift.
+    const balance = () =>
+      page.evaluate(async () => {
+        const res = await fetch('/api/billing/credits-remaining?installation_id=1001');
+        return ((await res.json()) as { credits: number }).credits;
+      });
+    const before = await balance();
+    const gifted = Math.max(250, Math.ceil(-before / 100) + 250);
     await table.getByRole('button', { name: 'Gift credits to ada' }).click();
     const gift = page.getByRole('form', { name: 'Gift credits' });
-    await gift.getByLabel('Credits').fill('250');
+    await gift.getByLabel('Credits').fill(String(gifted));
     await gift.getByLabel(/^Note/).fill('Thanks for testing');
     await gift.getByRole('button', { name: 'Gift' }).click();
-    await page.getByText('Gifted 250 credits to ada.').waitFor();
+    const shown = await page.evaluate((n) => n.toLocaleString(), gifted);
+    await page.getByText(`Gifted ${shown} credits to ada.`).waitFor();
+    expect(await balance()).toBe(before + gifted * 100);
+    // The ban is lifted: ada starts agents there again.
     expect((await attempt()).status).toBe(200);
     await context.close();
   });
