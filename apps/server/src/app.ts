@@ -289,6 +289,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     access,
     models: config.models,
     runner: options.runner,
+    sunset,
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
   });
   branchRoutes(server, {

@@ -90,11 +90,10 @@ export function agentRoutes(
       const viewer = requireUser(request);
       const params = parseRequest(repoParams, request.params, 'path');
       const body = parseRequest(createAgentSchema, request.body, 'body');
-      deps.sunset.requireNewAgents();
       const fullName = `${params.repo_owner}/${params.repo_name}`;
       // Agents push to the repository, so creating one takes write access there.
       await access.require(viewer, fullName, 'write', CREATE_AGENT_WRITE_NEEDED);
-      const created = await createAgent(db, viewer, fullName, body, choices);
+      const created = await createAgent(db, viewer, fullName, body, { models: choices, sunset: deps.sunset });
       deps.runner.enqueue(created.agent_id);
       return created;
     });

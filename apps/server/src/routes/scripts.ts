@@ -10,6 +10,7 @@ import { parseRequest } from '../http/validation.js';
 import { generateScripts } from '../services/repositories/generate-scripts.js';
 import type { RepositoryAccess } from '../services/repositories/repository-access.js';
 import { repositoryScripts } from '../services/repositories/repository-scripts.js';
+import type { SunsetGate } from '../services/sunset-gate.js';
 import { modelChoices } from './models.js';
 
 /** The repository's scripts and their generation (platform §4, §7): product admins only. */
@@ -20,6 +21,7 @@ export function scriptRoutes(
     access: RepositoryAccess;
     models: ModelsConfig;
     runner: Pick<AgentRunner, 'enqueue'>;
+    sunset: SunsetGate;
     reader: { webUrl: string; installationClient(installationId: number): GitHubClient };
   },
 ): void {
@@ -46,7 +48,10 @@ export function scriptRoutes(
     // The agent pushes a branch and opens a pull request: write access, like any new agent.
     const repository = await deps.access.require(viewer, fullName(request.params), 'write');
     if (!viewer.admin) throw forbidden(SCRIPTS_MESSAGES.adminsOnly);
-    const created = await generateScripts(deps.db, viewer, repository, modelChoices(deps.models));
+    const created = await generateScripts(deps.db, viewer, repository, {
+      models: modelChoices(deps.models),
+      sunset: deps.sunset,
+    });
     deps.runner.enqueue(created.agent_id);
     return created;
   });

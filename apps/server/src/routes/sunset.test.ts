@@ -103,6 +103,23 @@ describe.each(testDatabaseKinds())('sunset mode on %s', (kind) => {
       expect(read.statusCode).toBe(200);
     });
 
+    it("refuses a product admin's script-generation agent too (the rule lives in createAgent)", async () => {
+      const app = testApp();
+      const root = await app.signIn({
+        username: 'root',
+        admin: true,
+        installations: [{ id: 34, name: 'ops', role: 'admin', repos: ['ops/tools'] }],
+      });
+      const res = await app.server.inject({
+        method: 'POST',
+        url: '/api/repositories/ops/tools/generate-scripts',
+        headers: as(root),
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'forbidden', detail: SUNSET_NO_NEW_AGENTS });
+      expect(await app.database.db.select().from(agents).where(eq(agents.installationId, 34))).toEqual([]);
+    });
+
     it('records a tag on the code host without starting anything', async () => {
       const app = testApp();
       await app.signIn({

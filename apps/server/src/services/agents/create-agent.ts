@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../errors/app-error.js';
 import { decodeImages } from '../images.js';
 import { resolveAgentModels } from '../repositories/resolve-agent-models.js';
 import type { AuthenticatedUser } from '../sessions.js';
+import type { SunsetGate } from '../sunset-gate.js';
 
 import { requireCredits } from './agent-access.js';
 import { insertAgent } from './insert-agent.js';
@@ -51,6 +52,16 @@ async function checkSupervisor(
   if (!supervisor) throw new AppError('validation', SUPERVISOR_MESSAGES.notFound);
 }
 
+/** What every way of creating an agent needs besides the request: model choices and the rules. */
+export interface AgentCreationDeps {
+  models: {
+    resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number };
+    selectable(key: string, admin: boolean): boolean;
+  };
+  /** Checked here, not only in the route: every path (web, CLI, admin scripts, supervisors) obeys it. */
+  sunset: Pick<SunsetGate, 'requireNewAgents'>;
+}
+
 /**
  * Creates an agent and stores its first message before answering, so nothing the user wrote is
  * lost. The run is picked up by the agent runtime.
@@ -60,13 +71,12 @@ export async function createAgent(
   viewer: AuthenticatedUser,
   repoFullName: string,
   input: z.infer<typeof createAgentSchema>,
-  models: {
-    resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number };
-    selectable(key: string, admin: boolean): boolean;
-  },
+  deps: AgentCreationDeps,
   /** Set by the server itself, never by a request: e.g. 'generate-scripts'. */
   purpose: string | null = null,
 ) {
+  deps.sunset.requireNewAgents();
+  const { models } = deps;
   const [repo] = await db
     .select({
       id: repositories.id,

@@ -1,6 +1,6 @@
 import { GENERATE_SCRIPTS_TASK } from '@tandem/shared';
 import type { Db } from '@tandem/db';
-import { createAgent } from '../agents.js';
+import { createAgent, type AgentCreationDeps } from '../agents.js';
 import type { AuthenticatedUser } from '../sessions.js';
 import type { AccessibleRepository } from './repository-access.js';
 import { GENERATE_SCRIPTS_PURPOSE } from './repository-scripts.js';
@@ -13,14 +13,14 @@ export async function generateScripts(
   db: Db,
   viewer: AuthenticatedUser,
   repository: AccessibleRepository,
-  models: Parameters<typeof createAgent>[4],
+  deps: AgentCreationDeps,
 ): Promise<{ agent_id: string }> {
   const created = await createAgent(
     db,
     viewer,
     repository.fullName,
     { body: GENERATE_SCRIPTS_TASK, images: [], is_supervisor: false },
-    models,
+    deps,
     GENERATE_SCRIPTS_PURPOSE,
   );
   return { agent_id: created.agent_id };
