@@ -20,6 +20,8 @@ export interface BrowserHarness {
   /** A fresh context (cookies, storage) and page; closed with the browser at the end of the file. */
   newPage(options?: {
     viewport?: { width: number; height: number };
+    /** Another server than the shared one (a test that starts its own, e.g. sunset mode's). */
+    baseUrl?: string;
   }): Promise<{ context: BrowserContext; page: Page }>;
 }
 
@@ -38,7 +40,10 @@ export function useBrowser(): BrowserHarness {
     baseUrl,
     async newPage(options) {
       if (!browser) throw new Error('browser not launched yet');
-      const context = await browser.newContext({ baseURL: baseUrl, viewport: options?.viewport ?? null });
+      const context = await browser.newContext({
+        baseURL: options?.baseUrl ?? baseUrl,
+        viewport: options?.viewport ?? null,
+      });
       const page = await context.newPage();
       return { context, page };
     },

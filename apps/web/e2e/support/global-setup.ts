@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { freePort, startTandemServer, testServerEnv, type RunningServer } from './server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,8 +11,6 @@ declare module 'vitest' {
     previewPort: number;
   }
 }
-
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The agent's app in the preview test: two pages, so going back has somewhere to go. */
 const previewApp = (port: number) => `const http = require("http");
@@ -209,96 +205,26 @@ const e2eScript = (previewPort: number) => ({
   ],
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`server exited (${child.exitCode}) before it was ready:\n${output()}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not become healthy within 60 s:\n${output()}`);
-}
-
 /** Starts the built server on a free port with a throwaway data dir; stops it after the run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const port = await freePort();
-  const codeHostPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
-  // localhost, not 127.0.0.1: the product and the local code host hand each other localhost URLs,
-  // and cookies only follow the same host name.
-  const url = `http://localhost:${port}`;
   // The 'Scripted (tests)' model: agents in browser tests run the real loop without an LLM.
   const scriptFile = join(dataDir, 'scripted-model.json');
   const previewPort = await freePort();
   writeFileSync(scriptFile, JSON.stringify(e2eScript(previewPort)));
-  let output = '';
-  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'serve'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      CODEHOST_PORT: String(codeHostPort),
-      // The local billing stand-in on a free port, whatever Stripe keys the shell holds.
-      STRIPE_LOCAL_PORT: '0',
-      STRIPE_SECRET_KEY: '',
-      STRIPE_PUBLISHABLE_KEY: '',
-      STRIPE_WEBHOOK_SECRET: '',
-      HOST: 'localhost',
-      TANDEM_DATA_DIR: dataDir,
-      TANDEM_SCRIPTED_MODEL_FILE: scriptFile,
-      // A server with no model key, whatever the developer's shell holds: the offline demo model
-      // is then offered and preselected (demo-model.e2e.ts).
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: '',
-      GOOGLE_GENERATIVE_AI_API_KEY: '',
-      TANDEM_OPENAI_COMPATIBLE_URL: '',
-      TANDEM_OPENAI_COMPATIBLE_MODELS: '',
-      TANDEM_DEFAULT_MODEL: '',
-      TANDEM_DEMO_MODEL: 'auto',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-
+  const env = await testServerEnv({ port, dataDir, scriptFile });
+  let server: RunningServer;
   try {
-    await waitForHealth(url, child, () => output);
+    server = await startTandemServer(env);
   } catch (error) {
-    await stop();
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  project.provide('baseUrl', url);
+  project.provide('baseUrl', server.url);
   project.provide('previewPort', previewPort);
-  return stop;
+  return async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
 }

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NewAgentForm } from './NewAgentForm';
-import { bob, modelList, renderSignedIn, stubApi, type Call } from './test-support';
+import { SUNSET_NO_NEW_AGENTS } from '@tandem/shared';
+import { bob, clientConfig, modelList, renderSignedIn, stubApi, type Call } from './test-support';
 
 const created = { event_uuid: 'ev-1', temp_title: 'Add a README', agent_id: 'agent-1' };
 
@@ -38,6 +39,33 @@ describe('NewAgentForm', () => {
     renderSignedIn(<NewAgentForm user={{ ...bob, repositories: [] }} notify={vi.fn()} />);
     await screen.findByRole('combobox', { name: 'Model' });
     expect(screen.getByRole('link', { name: 'Create a repository' }).getAttribute('href')).toBe('/gh');
+  });
+
+  it("after sunset mode's last day, says no new agents can be made and sends nothing", async () => {
+    const calls = stubApi((call: Call) => {
+      if (call.url === '/api/models') return [200, modelList];
+      if (call.url === '/api/config')
+        return [
+          200,
+          clientConfig({
+            sunset: {
+              last_day: '2020-01-01',
+              shutdown_day: '2020-02-01',
+              credits_buyable: false,
+              refund_note: 'Unused credits will be refunded.',
+            },
+          }),
+        ];
+      return [200, created];
+    });
+    await renderForm('acme/webapp');
+    expect(await screen.findByText(SUNSET_NO_NEW_AGENTS)).toBeTruthy();
+    fireEvent.change(messageInput(), { target: { value: 'Add a README' } });
+    const create = within(form()).getByRole('button', { name: 'Create' }) as HTMLButtonElement;
+    expect(create.disabled).toBe(true);
+    fireEvent.keyDown(messageInput(), { key: 'Enter' });
+    fireEvent.submit(form());
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
   it('has labelled inputs and asks for a repository before sending anything', async () => {

@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { MESSAGE_MAX_CHARS, type User } from '@tandem/shared';
+import { MESSAGE_MAX_CHARS, SUNSET_NO_NEW_AGENTS, sunsetClosed, type User } from '@tandem/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -76,7 +76,10 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const models = useModelList();
-  const settingsUrl = useClientConfig().data?.install_url;
+  const config = useClientConfig().data;
+  const settingsUrl = config?.install_url;
+  // After sunset mode's last day the server refuses new agents: say so before anyone types.
+  const closed = sunsetClosed(config?.sunset ?? null);
   const smallScreen = useMediaQuery(useTheme().breakpoints.down('sm'));
 
   const [lastUsed] = useState(readLastUsedRepos);
@@ -119,7 +122,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const canSend = message.trim().length > 0 || images.length > 0;
 
   const submit = async (background: boolean) => {
-    if (creating) return;
+    if (creating || closed) return;
     const problem = repositoryError(repository);
     setRepositoryProblem(problem);
     setMessageProblem(canSend ? null : EMPTY_MESSAGE);
@@ -176,6 +179,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
         }}
       >
         <Stack spacing={2}>
+          {closed ? <Alert severity="info">{SUNSET_NO_NEW_AGENTS}</Alert> : null}
           {failure ? (
             <FailureAlert failure={failure} settingsUrl={settingsUrl} onClose={() => setFailure(null)} />
           ) : null}
@@ -277,7 +281,7 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
               onChange={setBaseBranch}
             />
             {creating ? <CircularProgress size={24} aria-label="Creating agent" /> : null}
-            <Button type="submit" variant="contained" disabled={creating}>
+            <Button type="submit" variant="contained" disabled={creating || closed}>
               Create
             </Button>
           </Stack>
