@@ -15,6 +15,7 @@ import { threadEvent } from './github-events/thread-event.js';
 import { applyWorkflowRun, checkSuiteAsRun } from './github-events/workflow-run.js';
 import { wakeForFailedRun } from './github-events/auto-fix.js';
 import { wakeForConflicts } from './github-events/merge-conflicts.js';
+import { setInstallationSuspended } from './github-events/installation-suspension.js';
 import {
   grantInstallerAdmin,
   markInstallationDeleted,
@@ -113,7 +114,7 @@ export async function handleWebhookEvent(
   const body = payload as InstallationPayload;
   switch (event) {
     case 'installation':
-      await onInstallation(db, body);
+      await onInstallation(deps, body, log);
       break;
     case 'installation_repositories':
       await onInstallationRepositories(db, body);
@@ -180,11 +181,14 @@ async function startsNothing(
   const id = body.installation?.id;
   if (typeof id !== 'number') return false;
   const [row] = await deps.db
-    .select({ bannedAt: installations.bannedAt })
+    .select({ bannedAt: installations.bannedAt, suspendedAt: installations.suspendedAt })
     .from(installations)
     .where(eq(installations.id, id));
-  if (!row?.bannedAt) return false;
-  log.info({ event, installationId: id }, 'banned installation: the event starts and wakes no agent');
+  if (!row?.bannedAt && !row?.suspendedAt) return false;
+  log.info(
+    { event, installationId: id, banned: Boolean(row.bannedAt), suspended: Boolean(row.suspendedAt) },
+    'banned or suspended installation: the event starts and wakes no agent',
+  );
   return true;
 }
 
@@ -212,7 +216,12 @@ function toRepos(repos: WebhookRepo[] | undefined): CodeHostRepository[] {
   }));
 }
 
-async function onInstallation(db: Db, payload: InstallationPayload) {
+async function onInstallation(
+  deps: Pick<GitHubEventDeps, 'db' | 'runner'>,
+  payload: InstallationPayload,
+  log: FastifyBaseLogger,
+) {
+  const { db } = deps;
   const installation = toInstallation(payload);
   if (!installation) return;
   if (payload.action === 'deleted') {
@@ -220,6 +229,11 @@ async function onInstallation(db: Db, payload: InstallationPayload) {
     return;
   }
   await upsertInstallation(db, installation);
+  if (payload.action === 'suspend' || payload.action === 'unsuspend') {
+    const stopped = await setInstallationSuspended(deps, installation.id, payload.action === 'suspend');
+    log.info({ installationId: installation.id, action: payload.action, stopped }, 'installation suspension');
+    return;
+  }
   await upsertRepositories(db, installation.id, toRepos(payload.repositories));
   // Only the person who installed it is known to be an admin; everyone else syncs at sign-in.
   if (payload.action === 'created' && payload.sender)

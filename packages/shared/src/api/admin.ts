@@ -60,5 +60,12 @@ export const installationBannedSchema = z.object({
 export type InstallationBanned = z.infer<typeof installationBannedSchema>;
 
 /** What a banned installation's members are told when they start or message an agent. */
+/**
+ * What members of an installation whose owner suspended the App on the code host are told: the
+ * code host gives a suspended App no tokens, so no agent could clone or push there.
+ */
+export const INSTALLATION_SUSPENDED_MESSAGE =
+  'Tandem is suspended on this account. Unsuspend the app in the account’s GitHub settings to use agents again.';
+
 export const INSTALLATION_BANNED_MESSAGE =
   'This installation has been banned from Tandem. Contact support if you think this is a mistake.';

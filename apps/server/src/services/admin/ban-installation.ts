@@ -1,8 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import { agents, installations, type Db } from '@tandem/db';
+import { eq } from 'drizzle-orm';
+import { installations, type Db } from '@tandem/db';
 import type { InstallationBanned } from '@tandem/shared';
 import type { AgentRunner } from '@tandem/agent';
 import { notFound } from '../../errors/app-error.js';
+import { stopInstallationAgents } from '../agents/stop-installation-agents.js';
 
 /**
  * Bans an installation (or lifts the ban). A ban stops its agents that are working or waiting, as
@@ -21,20 +22,7 @@ export async function banInstallation(
     .where(eq(installations.id, installationId))
     .returning({ bannedAt: installations.bannedAt });
   if (!row) throw notFound('Installation not found');
-  let stopped = 0;
-  if (banned) {
-    const active = await deps.db
-      .select({ id: agents.id })
-      .from(agents)
-      .where(
-        and(
-          eq(agents.installationId, installationId),
-          inArray(agents.status, ['pending', 'open', 'waiting']),
-        ),
-      );
-    for (const agent of active) await deps.runner.interrupt(agent.id);
-    stopped = active.length;
-  }
+  const stopped = banned ? await stopInstallationAgents(deps, installationId) : 0;
   return {
     installation_id: installationId,
     banned,

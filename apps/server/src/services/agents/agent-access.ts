@@ -1,22 +1,28 @@
 import { and, eq } from 'drizzle-orm';
 import { agents, installations, memberships, repositories, type Db } from '@tandem/db';
 import { OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
-import { INSTALLATION_BANNED_MESSAGE } from '@tandem/shared';
+import { INSTALLATION_BANNED_MESSAGE, INSTALLATION_SUSPENDED_MESSAGE } from '@tandem/shared';
 import { AppError, notFound } from '../../errors/app-error.js';
 import type { AuthenticatedUser } from '../sessions.js';
 
 export type AgentRow = typeof agents.$inferSelect;
 
 /**
- * Whether the installation may start work: 403 when a product admin banned it, 402 when it has no
+ * Whether the installation may start work: 403 when a product admin banned it or its owner
+ * suspended the App on the code host, 402 when it has no
  * credits left (platform §8: the credits notice). One query, before anything is stored.
  */
 export async function requireCredits(db: Db, installationId: number): Promise<void> {
   const [row] = await db
-    .select({ balance: installations.creditBalance, bannedAt: installations.bannedAt })
+    .select({
+      balance: installations.creditBalance,
+      bannedAt: installations.bannedAt,
+      suspendedAt: installations.suspendedAt,
+    })
     .from(installations)
     .where(eq(installations.id, installationId));
   if (row?.bannedAt) throw new AppError('forbidden', INSTALLATION_BANNED_MESSAGE);
+  if (row?.suspendedAt) throw new AppError('forbidden', INSTALLATION_SUSPENDED_MESSAGE);
   if (Number(row?.balance ?? 0) <= 0) throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
 }
 

@@ -19,7 +19,7 @@ import type { SunsetGate } from '../sunset-gate.js';
 export interface GitHubEventDeps {
   db: Db;
   gateway: Pick<CodeHostGateway, 'repositoryPermission' | 'installationClient'>;
-  runner: Pick<AgentRunner, 'enqueue'>;
+  runner: Pick<AgentRunner, 'enqueue' | 'interrupt'>;
   models: {
     resolve(key: string | null | undefined, admin: boolean): { key: string; defaultLimit: number };
     selectable(key: string, admin: boolean): boolean;
