@@ -94,11 +94,18 @@ describe('admin task monitor', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Agents', exact: true }).click();
     await page.waitForURL(/\/admin\/agents$/);
+    // /agents has an "Agents" heading too: wait for the admin page itself before typing.
+    await page.getByText(/^Every installation’s agents\./).waitFor();
     await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
     await page.getByLabel('Search agents').fill(`creator:bob ${title}`);
-    const link = page.getByRole('table', { name: 'Agents' }).locator(`a[href$="/agent/${agentId}"]`);
-    await link.waitFor({ timeout: 15_000 });
-    expect(new URL(page.url()).searchParams.get('searchTerm')).toBe(`creator:bob ${title}`);
+    // The search reaches the URL after its debounce, and the table then shows only that agent.
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('searchTerm'), { timeout: 10_000 })
+      .toBe(`creator:bob ${title}`);
+    await page.locator('table[aria-label="Agents"]:not([aria-busy="true"])').waitFor();
+    const table = page.getByRole('table', { name: 'Agents' });
+    await table.locator(`a[href$="/agent/${agentId}"]`).waitFor({ timeout: 15_000 });
+    expect(await table.locator('a[href*="/agent/"]').count()).toBe(1);
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
     await context.close();
   });

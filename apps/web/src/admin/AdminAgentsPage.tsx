@@ -25,8 +25,8 @@ export default function AdminAgentsPage() {
         Agents
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Every installation&apos;s agents. Search with words of a title, creator:&#123;username&#125;,
-        is:archived or is:unarchived.
+        Every installation’s agents. Search with words of a title, creator:&#123;username&#125;, is:archived
+        or is:unarchived.
       </Typography>
       <AgentsTable admin notify={notify} />
       <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
