@@ -103,7 +103,13 @@ describe.each(testDatabaseKinds())('admin tasks on %s', (kind) => {
   it('lists agents and queued deliveries newest first, filters, sorts and pages them', async () => {
     const all = await list('/api/admin/tasks');
     expect(all.count).toBe(5);
-    expect(all.tasks.map((t) => t.id)).toEqual(['webhook:d-given-up', 'webhook:d-retrying', party, second, first]);
+    expect(all.tasks.map((t) => t.id)).toEqual([
+      'webhook:d-given-up',
+      'webhook:d-retrying',
+      party,
+      second,
+      first,
+    ]);
     expect(all.tasks[3]).toMatchObject({
       kind: 'agent',
       status: 'pending',

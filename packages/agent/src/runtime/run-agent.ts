@@ -240,7 +240,8 @@ export class AgentRun {
         if (waitingUntil) await db.update(agents).set({ wakeAt: null }).where(eq(agents.id, this.agentId));
         waitingUntil = null;
         // An admin's Stop or Fail wrote its own item: "Paused by the user" would misname who.
-        if (!(await stoppedByAdmin(db, this.agentId, startedAt))) await this.emit(actionItem('InterruptEvent'));
+        if (!(await stoppedByAdmin(db, this.agentId, startedAt)))
+          await this.emit(actionItem('InterruptEvent'));
       }
       if (end === 'waiting') waitingUntil = this.waitingUntil;
     } catch (error) {

@@ -32,7 +32,9 @@ export async function failTask(deps: TaskActionDeps, taskId: string): Promise<Ad
       .returning({ id: webhookDeliveries.deliveryId });
     if (!row)
       throw taskConflict(
-        task.status === 'failed' ? 'This delivery has already failed.' : 'This delivery is being applied now.',
+        task.status === 'failed'
+          ? 'This delivery has already failed.'
+          : 'This delivery is being applied now.',
       );
     return (await findTask(deps.db, taskId))!;
   }
