@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, ne, or, lt } from 'drizzle-orm';
 import { agents, webhookDeliveries } from '@tandem/db';
 import { WEBHOOK_TASK_PREFIX, WORKING_STATUSES, type AdminTask } from '@tandem/shared';
-import { findTask } from './list-tasks.js';
+import { findTask } from './find-task.js';
 import type { TaskActionDeps } from './restart-task.js';
 import { taskConflict, taskNotFound, writeTaskEvent } from './task-event.js';
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { AgentRunner } from '@tandem/agent';
 import { agents, webhookDeliveries, type Db } from '@tandem/db';
 import { WEBHOOK_TASK_PREFIX, type AdminTask } from '@tandem/shared';
-import { findTask } from './list-tasks.js';
+import { findTask } from './find-task.js';
 import { taskConflict, taskNotFound, writeTaskEvent } from './task-event.js';
 
 export interface TaskActionDeps {

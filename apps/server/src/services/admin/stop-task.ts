@@ -1,5 +1,5 @@
 import { WORKING_STATUSES, type AdminTask } from '@tandem/shared';
-import { findTask } from './list-tasks.js';
+import { findTask } from './find-task.js';
 import type { TaskActionDeps } from './restart-task.js';
 import { taskConflict, taskNotFound, writeTaskEvent } from './task-event.js';
 
