@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { WEBHOOK_TASK_STATUSES } from '@tandem/shared';
-import { WEBHOOK_TASK_PREFIX, type AdminTask } from '@tandem/shared';
+import { WEBHOOK_TASK_PREFIX, type AdminTask, type WEBHOOK_TASK_STATUSES } from '@tandem/shared';
 
 /** The party agent's runs (platform §1: the public shared agent); see docs/decisions.md. */
 export const PARTY_PURPOSE = 'party';
