@@ -58,6 +58,8 @@ describe('accessibility (axe-core)', () => {
     await check(page, '/admin/installations', () =>
       page.getByRole('table', { name: 'Installations' }).waitFor(),
     );
+    await check(page, '/admin/task_monitor', () => page.getByRole('table', { name: 'Tasks' }).waitFor());
+    await check(page, '/admin/agents', () => page.getByRole('table', { name: 'Agents' }).waitFor());
     await check(page, '/gh', () => page.getByRole('list', { name: 'Repositories' }).waitFor());
     await context.close();
   });

@@ -22,6 +22,8 @@ const BlogListPage = lazy(() => import('./blog/BlogListPage'));
 const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const AdminInstallationsPage = lazy(() => import('./admin/AdminInstallationsPage'));
+const TaskMonitorPage = lazy(() => import('./admin/TaskMonitorPage'));
+const AdminAgentsPage = lazy(() => import('./admin/AdminAgentsPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
 const RepositoryPage = lazy(() => import('./repos/RepositoryPage'));
@@ -91,6 +93,8 @@ const router = createBrowserRouter([
       { path: '/blog', element: <BlogListPage /> },
       { path: '/blog/:postId', element: <BlogPostPage /> },
       { path: '/admin/installations', element: <AdminInstallationsPage /> },
+      { path: '/admin/task_monitor', element: <TaskMonitorPage /> },
+      { path: '/admin/agents', element: <AdminAgentsPage /> },
       {
         path: '/admin/blog',
         element: signedIn(<AdminBlogPage />),

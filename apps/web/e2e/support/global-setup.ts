@@ -187,6 +187,11 @@ const e2eScript = (previewPort: number) => ({
       ],
     },
     {
+      // The admin task monitor test: one model call slow enough to be stopped, restarted and failed.
+      match: 'admin monitor check',
+      steps: [{ delay_ms: 120_000, text: 'Thought it over.' }],
+    },
+    {
       match: 'run a command',
       steps: [
         { tool_calls: [{ name: 'run_command', args: { command: 'echo from-the-shell' } }] },

@@ -45,6 +45,8 @@ export const queryKeys = {
   // The admin area.
   adminInstallationsAll: ['admin', 'installations'] as const,
   adminInstallations: (query: object) => ['admin', 'installations', query] as const,
+  adminTasksAll: ['admin', 'tasks'] as const,
+  adminTasks: (party: boolean, query: object) => ['admin', 'tasks', party ? 'party' : 'all', query] as const,
 
   // Settings and billing.
   userSettings: ['settings', 'user'] as const,

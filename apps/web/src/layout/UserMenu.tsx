@@ -20,6 +20,8 @@ import { useLogout } from '../auth/current-user';
  * exist (issue 21), so no menu item leads to the 404 page.
  */
 const ADMIN_LINKS = [
+  { to: '/admin/task_monitor', label: 'Task Monitor' },
+  { to: '/admin/agents', label: 'Agents' },
   { to: '/admin/installations', label: 'Installations' },
   { to: '/admin/blog', label: 'Blog' },
   { to: '/styleguide', label: 'Style Guide' },

@@ -12,7 +12,7 @@ import {
 import type { GitHubClient } from '@tandem/github';
 import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
 import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { chargeAgentCall } from '../credits/ledger.js';
 import {
   priceFor,
@@ -28,6 +28,7 @@ import { startAutoScripts, startRequestedScripts } from './start-scripts.js';
 import { appendSpice, applySummary, pendingToolCalls, RunHistory, syncUserMessages } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
 import { beginWait, endWait } from './wait.js';
+import { clearStaleInterrupt, FAILED_STATUS, isAsleep, isoNow, stoppedByAdmin } from './asleep.js';
 import { readRepoInstructions } from './repo-instructions.js';
 import { loggableError } from './loggable-error.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
@@ -175,12 +176,17 @@ export class AgentRun {
 
   private emit = (item: NewItem) => appendItem(this.deps.db, this.agentId, item);
 
+  /** An admin's Fail holds: only a message (or an admin's restart) lifts 'failed' (see asleep.ts). */
   private async setStatus(status: string) {
-    await this.deps.db.update(agents).set({ status }).where(eq(agents.id, this.agentId));
+    await this.deps.db
+      .update(agents)
+      .set({ status })
+      .where(and(eq(agents.id, this.agentId), ne(agents.status, FAILED_STATUS)));
   }
 
   async run(): Promise<void> {
     const { db } = this.deps;
+    const startedAt = isoNow();
     const [agent] = await db.select().from(agents).where(eq(agents.id, this.agentId));
     if (!agent || agent.archived) return;
     this.agent = agent;
@@ -194,8 +200,9 @@ export class AgentRun {
     // otherwise (Run Scripts, a restart, a stale wake) leaves the model asleep, and without
     // scripts to start it ends before any sandbox is prepared.
     let waitingUntil = agent.wakeAt;
-    let awake = agent.status !== 'paused' && !waitingUntil;
+    let awake = !isAsleep(agent.status) && !waitingUntil;
     if (!awake) {
+      if (agent.interruptRequested) await clearStaleInterrupt(db, this.agentId);
       const news = (await syncUserMessages(db, this.agentId)) > 0;
       const due = waitingUntil !== null && waitingUntil.getTime() <= Date.now();
       if (waitingUntil && (due || news)) {
@@ -232,7 +239,9 @@ export class AgentRun {
         await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, this.agentId));
         if (waitingUntil) await db.update(agents).set({ wakeAt: null }).where(eq(agents.id, this.agentId));
         waitingUntil = null;
-        await this.emit(actionItem('InterruptEvent'));
+        // An admin's Stop or Fail wrote its own item: "Paused by the user" would misname who.
+        if (!(await stoppedByAdmin(db, this.agentId, startedAt)))
+          await this.emit(actionItem('InterruptEvent'));
       }
       if (end === 'waiting') waitingUntil = this.waitingUntil;
     } catch (error) {

@@ -51,6 +51,17 @@ describe('feed items', () => {
     });
   });
 
+  it('shows what an admin did from the task monitor, in our words only', () => {
+    const { unmount } = show(
+      item({ item_type: 'action', action_type: 'AdminTaskEvent', admin_action: 'fail', summary: 'x' }),
+    );
+    expect(screen.getByRole('alert').textContent).toBe('An admin marked this agent as failed.');
+    unmount();
+    // An unknown action (stored by a newer server, or forged) shows nothing rather than its text.
+    show(item({ item_type: 'action', action_type: 'AdminTaskEvent', admin_action: '<b>hi</b>' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('links the over-budget notice to the repository settings', () => {
     show(item({ item_type: 'action', action_type: 'OverBudgetEvent', credit_limit: 1500 }));
     const alert = screen.getByRole('alert');

@@ -8,10 +8,11 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { ConversationItem } from '@tandem/shared';
+import { ADMIN_TASK_EVENT, type ConversationItem } from '@tandem/shared';
 import { Link as RouterLink } from 'react-router';
 import { shellTranscript, visibleWorkflows, type FeedEntry } from './feed-model';
 import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
+import { AdminTaskNotice } from './feed/AdminTaskNotice';
 import { useFeedRepo, useOpenTab } from './open-tab-context';
 import { Markdown } from '../../lib/Markdown';
 import { githubOrigin, safeUrl } from './feed/github-message';
@@ -132,6 +133,8 @@ function ActionItem({ item }: { item: ConversationItem }) {
       return <Alert severity="success">{str(item.task_summary) || 'Task complete'}</Alert>;
     case 'InterruptEvent':
       return <Line>Paused by the user.</Line>;
+    case ADMIN_TASK_EVENT:
+      return <AdminTaskNotice action={item.admin_action} />;
     case 'AutoReviewEvent':
       return (
         <Paper variant="outlined" sx={{ p: 1 }}>

@@ -1,0 +1,314 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Container from '@mui/material/Container';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  ADMIN_TASK_KINDS,
+  ADMIN_TASK_SORTS,
+  ADMIN_TASK_STATUSES,
+  formatCredits,
+  relativeTime,
+  WORKING_STATUSES,
+  type AdminTask,
+  type AdminTaskActionName,
+} from '@tandem/shared';
+import { useState } from 'react';
+import { Navigate, Link as RouterLink, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client';
+import { useCurrentUser } from '../auth/current-user';
+import { agentPath } from '../agents/agent-display';
+import { PageSpinner } from '../layout/PageSpinner';
+import { usePageTitle } from '../lib/page-title';
+import { ACTION_LABELS, TaskActionDialog, type PendingAction } from './TaskActionDialog';
+import { useAdminTasks } from './use-admin-tasks';
+import { useTaskAction } from './use-task-action';
+
+type Sort = (typeof ADMIN_TASK_SORTS)[number];
+const ROWS = [10, 25, 50, 100];
+const COLUMNS: { sort: Sort | null; label: string; numeric?: boolean }[] = [
+  { sort: null, label: 'Task' },
+  { sort: null, label: 'Status' },
+  { sort: null, label: 'Installation' },
+  { sort: null, label: 'Repository' },
+  { sort: null, label: 'Model' },
+  { sort: 'created_at', label: 'Age' },
+  { sort: 'cost', label: 'Cost', numeric: true },
+  { sort: null, label: 'Actions' },
+];
+const KIND_LABELS: Record<(typeof ADMIN_TASK_KINDS)[number], string> = {
+  agent: 'Agents',
+  webhook: 'Webhook deliveries',
+};
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | '' =>
+  (values as readonly string[]).includes(value ?? '') ? (value as T) : '';
+
+/** The actions that apply to the task as the table shows it (the server checks again). */
+export function actionsFor(task: AdminTask): AdminTaskActionName[] {
+  if (task.kind === 'webhook') return task.status === 'failed' ? ['restart'] : ['fail'];
+  const working = (WORKING_STATUSES as readonly string[]).includes(task.status);
+  const actions: AdminTaskActionName[] = [];
+  if (!working && !task.archived) actions.push('restart');
+  if (working) actions.push('stop');
+  if (task.status !== 'failed') actions.push('fail');
+  return actions;
+}
+
+/** /admin/task_monitor (platform §2, §7 Admin): every agent run and queued job; restart, fail, stop. */
+export default function TaskMonitorPage() {
+  usePageTitle('Task Monitor ·');
+  const { user, loading } = useCurrentUser();
+  if (loading) return <PageSpinner />;
+  if (!user?.admin) return <Navigate to="/" replace />;
+  return <TaskMonitor />;
+}
+
+function TaskCell({ task }: { task: AdminTask }) {
+  if (task.kind === 'webhook')
+    return (
+      <Stack spacing={0.5}>
+        <span>{task.title}</span>
+        <Typography variant="caption" color="text.secondary">
+          Webhook delivery · {task.attempts} attempt{task.attempts === 1 ? '' : 's'}
+          {task.error ? ` · ${task.error}` : ''}
+        </Typography>
+      </Stack>
+    );
+  return (
+    <Stack spacing={0.5}>
+      <Link component={RouterLink} to={agentPath({ id: task.id, repo_name: task.repository })}>
+        {task.title}
+      </Link>
+      <Typography variant="caption" color="text.secondary">
+        {task.purpose === 'party' ? 'Party agent' : 'Agent'}
+        {task.creator ? ` · by ${task.creator}` : ''}
+        {task.archived ? ' · archived' : ''}
+      </Typography>
+    </Stack>
+  );
+}
+
+function TaskMonitor() {
+  // The URL is the table's state (DESIGN.md §7), defaults left out.
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const rowsPerPage = ROWS.includes(Number(params.get('rowsPerPage')))
+    ? Number(params.get('rowsPerPage'))
+    : 25;
+  const sortBy: Sort = oneOf(ADMIN_TASK_SORTS, params.get('sortBy')) || 'created_at';
+  const descending = params.get('descending') !== 'false';
+  const status = oneOf(ADMIN_TASK_STATUSES, params.get('status'));
+  const kind = oneOf(ADMIN_TASK_KINDS, params.get('kind'));
+  const party = params.get('view') === 'party';
+  const list = useAdminTasks(
+    { page, rows_per_page: rowsPerPage, sort_by: sortBy, descending, status, kind: party ? '' : kind },
+    party,
+  );
+  const act = useTaskAction();
+  const [pending, setPending] = useState<PendingAction | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const update = (changes: Record<string, string | null>) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null || value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      return next;
+    });
+
+  const sortOn = (column: Sort) =>
+    update({
+      sortBy: column === 'created_at' ? null : column,
+      descending: column === sortBy && descending ? 'false' : null,
+      page: null,
+    });
+
+  const confirm = async () => {
+    if (!pending) return;
+    const { action, task } = pending;
+    try {
+      await act.mutateAsync({ action, taskId: task.id });
+      const done = { restart: 'Restarted', fail: 'Marked failed', stop: 'Stopped' }[action];
+      setNotice({ ok: true, text: `${done}: ${task.title}.` });
+    } catch (error) {
+      setNotice({
+        ok: false,
+        text: error instanceof ApiError ? error.serverMessage : `Could not ${action} the task.`,
+      });
+    }
+    setPending(null);
+  };
+
+  return (
+    <Container maxWidth="xl" sx={{ py: 4 }}>
+      <Typography variant="h4" component="h1" gutterBottom>
+        Task Monitor
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
+        <TextField
+          select
+          size="small"
+          label="Show"
+          value={party ? 'party' : 'all'}
+          onChange={(event) => update({ view: event.target.value === 'party' ? 'party' : null, page: null })}
+          sx={{ minWidth: 200 }}
+        >
+          <MenuItem value="all">All tasks</MenuItem>
+          <MenuItem value="party">Party agent</MenuItem>
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={status}
+          onChange={(event) => update({ status: event.target.value, page: null })}
+          sx={{ minWidth: 160 }}
+        >
+          <MenuItem value="">Any status</MenuItem>
+          {ADMIN_TASK_STATUSES.map((s) => (
+            <MenuItem key={s} value={s}>
+              {s}
+            </MenuItem>
+          ))}
+        </TextField>
+        {party ? null : (
+          <TextField
+            select
+            size="small"
+            label="Kind"
+            value={kind}
+            onChange={(event) => update({ kind: event.target.value, page: null })}
+            sx={{ minWidth: 200 }}
+          >
+            <MenuItem value="">Agents and webhooks</MenuItem>
+            {ADMIN_TASK_KINDS.map((k) => (
+              <MenuItem key={k} value={k}>
+                {KIND_LABELS[k]}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </Stack>
+      {notice ? (
+        <Alert severity={notice.ok ? 'success' : 'error'} onClose={() => setNotice(null)} sx={{ mb: 2 }}>
+          {notice.text}
+        </Alert>
+      ) : null}
+      {list.isError ? <Alert severity="error">Error loading tasks.</Alert> : null}
+      {list.isPending ? <PageSpinner /> : null}
+      {list.data ? (
+        <>
+          <TableContainer>
+            <Table size="small" aria-label="Tasks">
+              <TableHead>
+                <TableRow>
+                  {COLUMNS.map((column) => (
+                    <TableCell
+                      key={column.label}
+                      align={column.numeric ? 'right' : 'left'}
+                      sortDirection={column.sort === sortBy ? (descending ? 'desc' : 'asc') : false}
+                    >
+                      {column.sort ? (
+                        <TableSortLabel
+                          active={column.sort === sortBy}
+                          direction={column.sort === sortBy && !descending ? 'asc' : 'desc'}
+                          onClick={() => sortOn(column.sort!)}
+                        >
+                          {column.label}
+                        </TableSortLabel>
+                      ) : (
+                        column.label
+                      )}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {list.data.tasks.map((task) => (
+                  <TableRow key={task.id} data-testid="task-row">
+                    <TableCell>
+                      <TaskCell task={task} />
+                    </TableCell>
+                    <TableCell>
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        label={task.status}
+                        color={task.status === 'failed' ? 'error' : 'default'}
+                      />
+                    </TableCell>
+                    <TableCell>
+                      {task.installation
+                        ? `${task.installation.name ?? 'unknown'} #${task.installation.id}`
+                        : '—'}
+                    </TableCell>
+                    <TableCell>{task.kind === 'agent' ? (task.repository ?? '—') : '—'}</TableCell>
+                    <TableCell>{task.kind === 'agent' ? task.model : '—'}</TableCell>
+                    <TableCell title={new Date(task.created_at).toLocaleString()}>
+                      {relativeTime(task.created_at)}
+                    </TableCell>
+                    <TableCell align="right">
+                      {task.kind === 'agent' ? formatCredits(task.cost) : '—'}
+                    </TableCell>
+                    <TableCell>
+                      <Stack direction="row" spacing={1}>
+                        {actionsFor(task).map((action) => (
+                          <Button
+                            key={action}
+                            size="small"
+                            color={action === 'restart' ? 'primary' : 'error'}
+                            aria-label={`${ACTION_LABELS[action]} ${task.title}`}
+                            onClick={() => setPending({ action, task })}
+                          >
+                            {ACTION_LABELS[action]}
+                          </Button>
+                        ))}
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                ))}
+                {list.data.tasks.length === 0 ? (
+                  <TableRow>
+                    <TableCell colSpan={COLUMNS.length}>No tasks found.</TableCell>
+                  </TableRow>
+                ) : null}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={list.data.count}
+            page={page - 1}
+            rowsPerPage={rowsPerPage}
+            rowsPerPageOptions={ROWS}
+            onPageChange={(_, next) => update({ page: next === 0 ? null : String(next + 1) })}
+            onRowsPerPageChange={(event) =>
+              update({ rowsPerPage: event.target.value === '25' ? null : event.target.value, page: null })
+            }
+          />
+        </>
+      ) : null}
+      <TaskActionDialog
+        pending={pending}
+        busy={act.isPending}
+        onCancel={() => setPending(null)}
+        onConfirm={() => void confirm()}
+      />
+    </Container>
+  );
+}

@@ -1,0 +1,44 @@
+import { agents, conversationItems, type Db } from '@tandem/db';
+import { ADMIN_TASK_EVENT } from '@tandem/shared';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+
+/** Set only by an admin's Fail (the task monitor); a run never overwrites it. */
+export const FAILED_STATUS = 'failed';
+
+/**
+ * A paused or failed agent is asleep: a run asked for it (Run Scripts, a restart of the runtime, a
+ * stale wake) leaves the model alone unless a message arrived. A failed agent wakes as a paused one.
+ */
+export function isAsleep(status: string): boolean {
+  return status === 'paused' || status === FAILED_STATUS;
+}
+
+/** Now, in the feed's timestamp form (ISO 8601 with six fractional digits, which sorts as text). */
+export function isoNow(): string {
+  return new Date().toISOString().replace('Z', '000Z');
+}
+
+/**
+ * An agent that is asleep has no run to stop: an interrupt asked for while it was queued (an
+ * admin's Fail of a queued run) would otherwise stop the next run a message starts.
+ */
+export async function clearStaleInterrupt(db: Db, agentId: string): Promise<void> {
+  await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, agentId));
+}
+
+/** Whether an admin stopped or failed the agent since `since` (the run's start). */
+export async function stoppedByAdmin(db: Db, agentId: string, since: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: conversationItems.id })
+    .from(conversationItems)
+    .where(
+      and(
+        eq(conversationItems.agentId, agentId),
+        eq(conversationItems.actionType, ADMIN_TASK_EVENT),
+        gt(conversationItems.timestamp, since),
+        inArray(sql`${conversationItems.data} ->> 'admin_action'`, ['stop', 'fail']),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
