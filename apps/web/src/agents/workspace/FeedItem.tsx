@@ -15,6 +15,7 @@ import { OutOfCreditsNotice } from '../OutOfCreditsNotice';
 import { useFeedRepo, useOpenTab } from './open-tab-context';
 import { Markdown } from '../../lib/Markdown';
 import { githubOrigin, safeUrl } from './feed/github-message';
+import { SubAgentReport } from './feed/SubAgentReport';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
@@ -68,6 +69,7 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
         <Typography variant="caption" color="text.secondary">
           {username}
           {github ? ` ${github.verb}` : ''}
+          {item.action_type === 'supervisor_request' ? ' (from the supervisor)' : ''}
           {github?.url ? (
             <>
               {' · '}
@@ -316,6 +318,7 @@ export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId:
   const { item } = entry;
   switch (item.item_type) {
     case 'message':
+      if (item.action_type === 'sub_agent_report') return <SubAgentReport item={item} />;
       return <MessageItem item={item} own={item.user_id !== null && item.user_id === viewerId} />;
     case 'view':
       return <ViewItem item={item} />;
