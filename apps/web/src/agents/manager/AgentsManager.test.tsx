@@ -119,6 +119,9 @@ describe('AgentsManager', () => {
     renderSignedIn(<AgentsManager repository="acme/webapp" />, { user: { ...bob, admin: true } });
     expect(await screen.findByText('No Agents Found')).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'New agent' })).toBeNull();
+    // Admins open it on demand (to start a supervisor, say).
+    fireEvent.click(screen.getByRole('button', { name: 'New agent' }));
+    expect(screen.getByRole('form', { name: 'New agent' })).toBeTruthy();
     const url = new URL(listCalls(calls)[0]!.url, 'http://x');
     expect(url.pathname).toBe('/api/agents/acme/webapp');
     expect(url.searchParams.get('admin')).toBe('true');
