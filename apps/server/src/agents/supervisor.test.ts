@@ -174,7 +174,11 @@ describe.each(testDatabaseKinds())('supervisor agents on %s', (kind) => {
       expect(sub.status).toBe('paused');
       expect(sub.sources['acme/webapp']?.[0]?.number).toEqual(expect.any(Number));
     }
-    expect((await metadata(subs[0]!.id)).supervisor).toEqual({ id: supervisorId, title: 'Agent Report' });
+    expect((await metadata(subs[0]!.id)).supervisor).toEqual({
+      id: supervisorId,
+      title: 'Agent Report',
+      repo_name: 'acme/webapp',
+    });
     // The list carries the hierarchy too.
     const list = (
       await app.server.inject({ url: '/api/agents/acme/webapp?search=', headers: as(ada) })

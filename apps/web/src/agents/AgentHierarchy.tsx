@@ -21,11 +21,7 @@ export function AgentHierarchy({ agent, dense }: { agent: AgentMetadata; dense?:
     return (
       <Typography variant={variant} color="text.secondary" component="p" sx={{ m: 0 }}>
         Sub-agent of{' '}
-        <Link
-          component={RouterLink}
-          to={agentPath({ id: agent.supervisor.id, repo_name: agent.repo_name })}
-          underline="hover"
-        >
+        <Link component={RouterLink} to={agentPath(agent.supervisor)} underline="hover">
           {agent.supervisor.title}
         </Link>
       </Typography>
@@ -40,7 +36,8 @@ export function AgentHierarchy({ agent, dense }: { agent: AgentMetadata; dense?:
     >
       {agent.sub_agents.map((sub) => (
         <Typography component="li" variant={variant} key={sub.id}>
-          <Link component={RouterLink} to={agentPath(sub)} underline="hover">
+          {/* A box, not a wrapped inline run: its whole area is the link's (pointer and touch). */}
+          <Link component={RouterLink} to={agentPath(sub)} underline="hover" sx={{ display: 'inline-block' }}>
             <WorkingGlyph working={isWorking(sub.status)} />
             {sub.title}
           </Link>

@@ -166,7 +166,10 @@ export const agentMetadataSchema = z.object({
   /** A supervisor's sub-agents, oldest first (empty for editors). */
   sub_agents: z.array(subAgentItemSchema).default([]),
   /** The supervisor this agent reports to, when it is a sub-agent. */
-  supervisor: z.object({ id: z.string(), title: z.string() }).nullable().default(null),
+  supervisor: z
+    .object({ id: z.string(), title: z.string(), repo_name: z.string().nullable() })
+    .nullable()
+    .default(null),
 });
 export type AgentMetadata = z.infer<typeof agentMetadataSchema>;
 

@@ -66,8 +66,14 @@ export async function metadataFor(
   const parentIds = [...new Set(rows.map((r) => r.supervisorId).filter((id): id is string => id !== null))];
   const parents = parentIds.length
     ? await db
-        .select({ id: agents.id, title: agents.title, agentType: agents.agentType })
+        .select({
+          id: agents.id,
+          title: agents.title,
+          agentType: agents.agentType,
+          repoName: repositories.fullName,
+        })
         .from(agents)
+        .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
         .where(inArray(agents.id, parentIds))
     : [];
   const sources = await sourcesOf(db, [...rows.map((r) => r.id), ...subs.map((s) => s.id)]);
@@ -83,7 +89,7 @@ export async function metadataFor(
       }));
   const supervisorOf = (id: string | null) => {
     const parent = id ? parents.find((p) => p.id === id) : undefined;
-    return parent ? { id: parent.id, title: displayedTitle(parent) } : null;
+    return parent ? { id: parent.id, title: displayedTitle(parent), repo_name: parent.repoName } : null;
   };
   return rows.map((row) => {
     const readAt = reads.find((r) => r.agentId === row.id)?.readAt;

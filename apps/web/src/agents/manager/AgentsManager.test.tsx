@@ -97,7 +97,7 @@ describe('AgentsManager', () => {
       id: 'a-one',
       title: 'Docs one',
       status: 'open',
-      supervisor: { id: 'a-boss', title: 'Agent Report' },
+      supervisor: { id: 'a-boss', title: 'Agent Report', repo_name: 'acme/webapp' },
     });
     api(() => ({ agents: [supervisor, sub], count: 2 }));
     renderSignedIn(<AgentsManager />);
