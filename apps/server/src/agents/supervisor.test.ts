@@ -9,6 +9,8 @@ import { connectCodeHost } from '../testing/code-host-product.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 import { insertAgent } from '../services/agents/insert-agent.js';
 import { MAX_SUB_AGENTS, SUB_AGENT_MESSAGES } from '../services/supervisors/start-sub-agent.js';
+import { messageSubAgent, SUB_AGENT_NOT_FOUND } from '../services/supervisors/message-sub-agent.js';
+import { SunsetGate } from '../services/sunset-gate.js';
 
 const call = (name: string, args: Record<string, unknown> = {}) => ({ tool_calls: [{ name, args }] });
 const start = (repository: string, task: string) => ({ name: 'start_sub_agent', args: { repository, task } });
@@ -38,7 +40,8 @@ const scriptFile = writeScriptFile([
       done('Both sub-agents opened their pull requests.'),
     ],
   },
-  { match: 'sub-one:', steps: openPull('docs/one.md', 'Docs one') },
+  // Its last step answers the supervisor's later message.
+  { match: 'sub-one:', steps: [...openPull('docs/one.md', 'Docs one'), done('Second pass done.')] },
   { match: 'sub-two:', steps: openPull('docs/two.md', 'Docs two') },
   {
     match: 'stopper:',
@@ -59,6 +62,17 @@ const scriptFile = writeScriptFile([
   {
     match: 'many:',
     steps: [{ tool_calls: [start('acme/webapp', 'hostile: one too many')] }, done('Stopped.')],
+  },
+  {
+    // One call that costs more than the installation's free credits, then a start that must fail.
+    match: 'broke:',
+    steps: [
+      {
+        tool_calls: [start('ada/playground', 'hostile: on no credits')],
+        usage: { input: 40_000_000, cached: 0, output: 10, reasoning: 0 },
+      },
+      done('never reached'),
+    ],
   },
   { match: 'hostile:', steps: [done('should never run')] },
 ]);
@@ -83,6 +97,8 @@ describe.each(testDatabaseKinds())('supervisor agents on %s', (kind) => {
       installations: [
         { id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] },
         { id: 3000, name: 'beta', role: 'admin', repos: ['beta/site'] },
+        // Its credits are spent by the last test only.
+        { id: 1001, name: 'ada', role: 'admin', repos: ['ada/playground'] },
       ],
     });
     bob = await app.signIn({
@@ -92,7 +108,10 @@ describe.each(testDatabaseKinds())('supervisor agents on %s', (kind) => {
         { id: 2000, name: 'other', role: 'admin', repos: ['other/secret'] },
       ],
     });
-    await connectCodeHost(app, { users: { ada: 1 }, repositories: { 'acme/webapp': 200 } });
+    await connectCodeHost(app, {
+      users: { ada: 1 },
+      repositories: { 'acme/webapp': 200, 'ada/playground': 202 },
+    });
   });
 
   const createAs = (user: TestUser, body: string, extra: Record<string, unknown> = {}) =>
@@ -184,6 +203,31 @@ describe.each(testDatabaseKinds())('supervisor agents on %s', (kind) => {
       await app.server.inject({ url: '/api/agents/acme/webapp?search=', headers: as(ada) })
     ).json() as { agents: { id: string; sub_agents: unknown[] }[] };
     expect(list.agents.find((a) => a.id === supervisorId)?.sub_agents).toHaveLength(2);
+
+    // message_sub_agent's service: only its own sub-agents; the message wakes the sub-agent, whose
+    // new report reaches the (finished, so not woken) supervisor.
+    const deps = {
+      db: app.database.db,
+      webUrl: app.codeHost!.url,
+      sunset: new SunsetGate(null),
+      runner: app.runner as AgentRunner,
+    };
+    const stranger = (await createAs(bob, 'hostile: not a sub-agent')).json() as { agent_id: string };
+    await expect(messageSubAgent(deps, supervisorId, stranger.agent_id, 'Do my bidding')).rejects.toThrow(
+      SUB_AGENT_NOT_FOUND,
+    );
+    let first = subs[0]!;
+    for (const sub of subs)
+      if (String((await items(sub.id))[0]?.data.message).startsWith('sub-one:')) first = sub;
+    await messageSubAgent(deps, supervisorId, first.id, 'One more pass, please.');
+    await until30('the second report', async () => {
+      const again = (await items(supervisorId)).filter(
+        (i) => i.actionType === 'sub_agent_report' && i.data.task_summary === 'Second pass done.',
+      );
+      return again.length ? true : undefined;
+    });
+    await (app.runner as AgentRunner).idle(supervisorId);
+    expect((await row(supervisorId)).status).toBe('paused');
   });
 
   it('stops its working sub-agents when it is stopped, and their reports do not wake it', async () => {
@@ -252,5 +296,26 @@ describe.each(testDatabaseKinds())('supervisor agents on %s', (kind) => {
     await finished(supervisorId);
     expect((await toolResults(supervisorId)).join('\n')).toContain(SUB_AGENT_MESSAGES.limit);
     expect(await subsOf(supervisorId)).toHaveLength(MAX_SUB_AGENTS);
+  });
+
+  it("spends its installation's credits: with none left, no sub-agent starts", async () => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/ada/playground',
+      headers: as(ada),
+      payload: { body: 'broke: spend it all', model: 'scripted', is_supervisor: true },
+    });
+    expect(res.statusCode).toBe(200);
+    const supervisorId = createAgentResponseSchema.parse(res.json()).agent_id;
+    await until30('the supervisor to run out of credits', async () =>
+      (await row(supervisorId)).status === 'paused' &&
+      (await items(supervisorId)).some((i) => i.actionType === 'OutOfCreditsEvent')
+        ? true
+        : undefined,
+    );
+    expect((await toolResults(supervisorId)).join('\n')).toContain(
+      'Error: Your installation is out of credits. Buy more now.',
+    );
+    expect(await subsOf(supervisorId)).toEqual([]);
   });
 });

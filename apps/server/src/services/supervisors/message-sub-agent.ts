@@ -1,5 +1,5 @@
 import { appendItem, type SubAgentView } from '@tandem/agent';
-import { agents, users, type Db } from '@tandem/db';
+import { agents, users } from '@tandem/db';
 import { and, eq } from 'drizzle-orm';
 import { AppError } from '../../errors/app-error.js';
 import { requireCredits } from '../agents/agent-access.js';
