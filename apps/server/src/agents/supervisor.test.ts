@@ -1,14 +1,20 @@
 import type { AgentRunner } from '@tandem/agent';
-import { agents, conversationItems, repositories, spiceMessages } from '@tandem/db';
+import { agents, conversationItems, repositories, spiceMessages, users } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { agentMetadataSchema, createAgentResponseSchema } from '@tandem/shared';
+import { agentMetadataSchema, createAgentResponseSchema, SUNSET_NO_NEW_AGENTS } from '@tandem/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
 import { connectCodeHost } from '../testing/code-host-product.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 import { insertAgent } from '../services/agents/insert-agent.js';
-import { MAX_SUB_AGENTS, SUB_AGENT_MESSAGES } from '../services/supervisors/start-sub-agent.js';
+import {
+  MAX_SUB_AGENTS,
+  startSubAgent,
+  SUB_AGENT_MESSAGES,
+} from '../services/supervisors/start-sub-agent.js';
+import { modelChoices } from '../routes/models.js';
+import { loadConfig } from '../config/schema.js';
 import { messageSubAgent, SUB_AGENT_NOT_FOUND } from '../services/supervisors/message-sub-agent.js';
 import { SunsetGate } from '../services/sunset-gate.js';
 
@@ -316,6 +322,44 @@ describe.each(testDatabaseKinds())('supervisor agents on %s', (kind) => {
     expect((await toolResults(supervisorId)).join('\n')).toContain(
       'Error: Your installation is out of credits. Buy more now.',
     );
+    expect(await subsOf(supervisorId)).toEqual([]);
+  });
+
+  it('starts no sub-agent once sunset mode closed, nor for a creator who is no admin any more', async () => {
+    const { db } = app.database;
+    const [repo] = await db.select().from(repositories).where(eq(repositories.fullName, 'acme/webapp'));
+    const { agentId: supervisorId } = await insertAgent(db, {
+      repositoryId: repo!.id,
+      installationId: 1000,
+      creatorId: ada.id,
+      model: { key: 'scripted', defaultLimit: 200_000 },
+      reviewModel: null,
+      agentType: 'supervisor',
+      firstMessage: { actionType: 'website_request', data: { message: 'not run', username: 'ada' } },
+    });
+    await db.update(agents).set({ status: 'paused' }).where(eq(agents.id, supervisorId));
+    const deps = (sunset: SunsetGate) => ({
+      db,
+      webUrl: app.codeHost!.url,
+      sunset,
+      // Not reached: both refusals come before the model is chosen.
+      models: modelChoices(loadConfig({}).models),
+      runner: { enqueue: () => undefined },
+    });
+    const closed = new SunsetGate(
+      { last_day: '2020-01-01', shutdown_day: '2020-02-01', credits_buyable: false, refund_note: '' },
+      () => new Date('2021-01-01T00:00:00Z'),
+    );
+    const task = { repository: 'acme/webapp', task: 'hostile: too late' };
+    await expect(startSubAgent(deps(closed), supervisorId, task)).rejects.toThrow(SUNSET_NO_NEW_AGENTS);
+    await db.update(users).set({ admin: false }).where(eq(users.id, ada.id));
+    try {
+      await expect(startSubAgent(deps(new SunsetGate(null)), supervisorId, task)).rejects.toThrow(
+        SUB_AGENT_MESSAGES.notAdmin,
+      );
+    } finally {
+      await db.update(users).set({ admin: true }).where(eq(users.id, ada.id));
+    }
     expect(await subsOf(supervisorId)).toEqual([]);
   });
 });
