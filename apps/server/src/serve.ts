@@ -47,6 +47,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       models: config.models,
       agents: config.agents,
       afterCharge: (installationId) => late.app?.autoFill.check(installationId),
+      sunset: config.sunset,
     });
     const app = await buildApp({
       runner: runtime.runner,

@@ -70,6 +70,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       agents: config.agents,
       work: true,
       afterCharge: autoFill ? (installationId) => autoFill.check(installationId) : undefined,
+      sunset: config.sunset,
     });
     await runtime.runner.start();
     logger.info({ sandbox: runtime.sandbox }, 'agent worker started');

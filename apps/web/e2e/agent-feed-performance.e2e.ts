@@ -83,6 +83,8 @@ async function fakeAgentApi(page: Page) {
       creator_username: 'bob',
       created_at: '2026-11-23T08:00:00Z',
       last_active: '2026-11-23T09:00:00Z',
+      sub_agents: [],
+      supervisor: null,
     }),
   );
   await page.route('**/api/agent/latest-timestamp*', (route) =>

@@ -10,11 +10,13 @@ import {
 import type { Db } from '@tandem/db';
 import { createAppAuthProvider } from '@tandem/github';
 import pg from 'pg';
+import type { Sunset } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { AgentsConfig, GitHubAppConfig, ModelsConfig } from '../config/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { modelEnv } from '../routes/models.js';
 import { loadRepositorySecrets } from '../services/secrets.js';
+import { createSupervisionHost } from './supervision-host.js';
 
 export interface AgentRuntimeOptions {
   db: Db;
@@ -35,6 +37,8 @@ export interface AgentRuntimeOptions {
   queueSchema?: string;
   /** After each model charge: the server's auto-fill check. */
   afterCharge?: (installationId: number) => void;
+  /** Sunset mode: supervisors start no sub-agents once it has closed. */
+  sunset?: Sunset | null;
 }
 
 export interface AgentRuntime {
@@ -86,15 +90,21 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     secrets: (repositoryId) => loadRepositorySecrets(options.db, options.secretBox, repositoryId),
     afterCharge: options.afterCharge,
   };
+  // Supervisors' tools create and wake agents through this process's runner, made just below.
+  const late: { runner?: AgentRunner } = {};
+  deps.supervision = createSupervisionHost({
+    db: options.db,
+    models: options.models,
+    webUrl: options.app.webUrl,
+    sunset: options.sunset ?? null,
+    runner: () => late.runner!,
+  });
   const work = options.work ?? options.agents.worker;
   const described = describeSandbox(support, options.agents.network);
   const sandbox = work ? described : 'none (agents run in worker processes)';
   if (options.database.kind === 'pglite') {
-    return {
-      runner: new EmbeddedRunner(deps, { concurrency: options.agents.concurrency }),
-      sandbox: described,
-      kind: 'embedded',
-    };
+    late.runner = new EmbeddedRunner(deps, { concurrency: options.agents.concurrency });
+    return { runner: late.runner, sandbox: described, kind: 'embedded' };
   }
   const pgPool = new pg.Pool({
     connectionString: options.database.url,
@@ -110,5 +120,6 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     schema: options.queueSchema,
     ownsPool: true,
   });
+  late.runner = runner;
   return { runner, sandbox, kind: 'queue' };
 }

@@ -49,6 +49,7 @@ import type { SunsetGate } from '../services/sunset-gate.js';
 import type { PollCache } from '../services/poll-cache/poll-cache.js';
 import { conflictingAgent } from '../services/sources.js';
 import { spiceWindow } from '../services/spice.js';
+import { stopAgent } from '../services/supervisors/stop-agent.js';
 import { modelChoices, modelList } from './models.js';
 
 const repoParams = z.object({
@@ -212,7 +213,7 @@ export function agentRoutes(
     const viewer = requireUser(request);
     const { trajectory_id } = parseRequest(archiveSchema, request.body, 'body');
     const agent = await loadSteerableAgent(db, viewer, trajectory_id, 'Only the owner can pause this agent');
-    await deps.runner.interrupt(agent.id);
+    await stopAgent(db, deps.runner, agent);
     return { success: true };
   });
 

@@ -168,6 +168,7 @@ export async function createTestApp(
       work: options.agents.work,
       // As serve.ts does: the app's auto-fill, bound once the app exists.
       afterCharge: (installationId) => late.app?.autoFill.check(installationId),
+      sunset: options.sunset ?? null,
     });
     runner = runtime.runner;
     if (runtime.kind === 'queue') await runtime.runner.start();

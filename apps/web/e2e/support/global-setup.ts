@@ -186,6 +186,50 @@ const e2eScript = (previewPort: number) => ({
         { tool_calls: [{ name: 'task_complete', args: { summary: 'Fixed minus; CI passes.' } }] },
       ],
     },
+    // supervisor.e2e.ts: a supervisor starts one sub-agent in each of acme's repositories; each opens
+    // a pull request and reports back; the supervisor waits for both reports, then finishes.
+    {
+      match: 'e2e supervise: two repositories',
+      steps: [
+        {
+          tool_calls: [
+            {
+              name: 'start_sub_agent',
+              args: { repository: 'acme/webapp', task: 'e2e sub-agent webapp: write docs/webapp-notes.md' },
+            },
+            {
+              name: 'start_sub_agent',
+              args: { repository: 'acme/api', task: 'e2e sub-agent api: write docs/api-notes.md' },
+            },
+          ],
+        },
+        // Woken by each report (or both at once: a wait with nobody working returns at once).
+        { tool_calls: [{ name: 'wait_for_sub_agents', args: {} }] },
+        { tool_calls: [{ name: 'wait_for_sub_agents', args: {} }] },
+        { tool_calls: [{ name: 'wait_for_sub_agents', args: {} }] },
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Both sub-agents reported back.' } }] },
+      ],
+    },
+    ...(['webapp', 'api'] as const).map((repo) => ({
+      match: `e2e sub-agent ${repo}:`,
+      steps: [
+        {
+          tool_calls: [
+            {
+              name: 'edit_file',
+              args: { path: `docs/${repo}-notes.md`, old_string: '', new_string: `# ${repo} notes\n` },
+            },
+          ],
+        },
+        { tool_calls: [{ name: 'commit_and_push', args: { message: `Add ${repo} notes` } }] },
+        { tool_calls: [{ name: 'open_pull_request', args: { title: `Add ${repo} notes` } }] },
+        {
+          tool_calls: [
+            { name: 'task_complete', args: { summary: `Opened the ${repo} notes pull request.` } },
+          ],
+        },
+      ],
+    })),
     {
       // The admin task monitor test: one model call slow enough to be stopped, restarted and failed.
       match: 'admin monitor check',

@@ -11,6 +11,8 @@ export const queryKeys = {
   agentLists: ['agents', 'list'] as const,
   statusCounts: ['agents', 'status-counts'] as const,
   repositoryBranches: (repository: string) => ['repositories', repository.toLowerCase(), 'branches'] as const,
+  /** Under the agent lists' prefix: a new supervisor shows up when the lists refresh. */
+  supervisors: (repository: string) => ['agents', 'list', 'supervisors', repository.toLowerCase()] as const,
 
   agent: (agentId: string) => ['agent', agentId] as const,
   agentMetadata: (agentId: string) => ['agent', agentId, 'metadata'] as const,

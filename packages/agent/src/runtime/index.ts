@@ -4,7 +4,16 @@ export { AgentRun, OUT_OF_CREDITS_MESSAGE, type RuntimeDeps, type RuntimeLogger 
 export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './items.js';
 export { nextTimestamp } from './clock.js';
 export { agentBranch, workspacesDirOf, WARM_TTL_MS } from './warm-sandbox.js';
-export { AGENT_TOOLS, REVIEW_PURPOSE, toolsFor } from './tools/index.js';
+export {
+  AGENT_TOOLS,
+  REVIEW_PURPOSE,
+  SUPERVISOR_TOOLS,
+  toolsFor,
+  ToolInputError,
+  type SubAgentView,
+  type SubAgentOutcome,
+  type SupervisionHost,
+} from './tools/index.js';
 export { WORKFLOW_REFUSAL_MESSAGE } from './tools/git.js';
 export { setNumberState, subscribeNumber, type SourceState } from './sources.js';
 export { IMAGE_REF } from './history.js';

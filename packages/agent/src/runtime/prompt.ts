@@ -12,6 +12,8 @@ export function systemPrompt(options: {
   instructions?: string | null;
   /** A reviewer of a person's pull request (agents.purpose 'review'). */
   reviewer?: boolean;
+  /** A supervisor agent (agents.agent_type 'supervisor'): it has sub-agents. */
+  supervisor?: boolean;
 }): string {
   const lines = options.reviewer
     ? reviewerLines(options)
@@ -25,6 +27,7 @@ export function systemPrompt(options: {
         'Use the tools to act; the people you work with see every file you view, every edit, every command and its output.',
         'When you are done, or need an answer from the user, call task_complete with a short summary. Never invent results you did not see.',
       ];
+  if (options.supervisor && !options.reviewer) lines.push(...SUPERVISOR_LINES);
   if (options.instructions)
     lines.push(
       `The repository's maintainers left these instructions for agents in ${INSTRUCTIONS_FILE}; follow them unless the user asks otherwise:`,
@@ -46,6 +49,13 @@ function reviewerLines(options: { repo: RepoInfo; branch: string; baseBranch: st
     'When you have posted the review or answered, call task_complete with a short summary. Never invent results you did not see.',
   ];
 }
+
+/** What a supervisor is told about its sub-agents (tools/supervisor.ts). */
+const SUPERVISOR_LINES = [
+  'You are a supervisor: you can split work into tasks and give each to a sub-agent with start_sub_agent (a repository of this installation and a task with everything the sub-agent needs to know). Each sub-agent works on its own branch and opens its own pull request.',
+  'Sub-agents report back when they finish: their report (summary, pull requests, status) arrives as a message. Use wait_for_sub_agents to wait for reports, sub_agent_status to check on them and message_sub_agent to answer or steer one.',
+  'When every sub-agent has reported, call task_complete with a short report of what was done, with the pull request links.',
+];
 
 export const SUMMARY_INSTRUCTIONS =
   'Summarize the conversation so far for your own later use: the task, what has been done (files, commits, pull requests), what was learned, and what is left. Be concise and concrete.';

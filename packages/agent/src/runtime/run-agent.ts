@@ -39,6 +39,8 @@ import {
   ToolInputError,
   type AgentRow,
   type RepoInfo,
+  type SubAgentOutcome,
+  type SupervisionHost,
   type ToolContext,
 } from './tools/index.js';
 import { prepareSandbox, type WarmSandbox } from './warm-sandbox.js';
@@ -68,6 +70,8 @@ export interface RuntimeDeps {
   maxModelCalls?: number;
   /** Told after each charge (billing's auto-fill checks the balance); must not throw. */
   afterCharge?: (installationId: number) => void;
+  /** Supervisor agents' sub-agents (the server's services); without it their tools refuse. */
+  supervision?: SupervisionHost;
 }
 
 export const OUT_OF_CREDITS_MESSAGE = 'Your installation is out of credits. Buy more now.';
@@ -161,6 +165,11 @@ export class AgentRun {
   /** Set when this run's wait tool ended it. */
   private waitingUntil: Date | null = null;
   private repo!: RepoInfo & { creditLimit: number };
+  /** Whether the model was at work in this run (a sub-agent then reports how it ended). */
+  private worked = false;
+  /** Set when task_complete ended the run. */
+  private completed = false;
+  private failure: string | null = null;
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -222,6 +231,8 @@ export class AgentRun {
     try {
       const model = resolveModel(agent.model, this.deps.models);
       if (!model.ok) {
+        this.worked = true;
+        this.failure = model.reason;
         await syncUserMessages(db, this.agentId);
         await this.emit(actionItem('ErrorEvent', { exception: model.reason }));
         return;
@@ -251,7 +262,8 @@ export class AgentRun {
         'agent run failed',
       );
       const message = error instanceof Error ? error.message : String(error);
-      await this.emit(actionItem('ErrorEvent', { exception: sandbox ? sandbox.scrub(message) : message }));
+      this.failure = sandbox ? sandbox.scrub(message) : message;
+      await this.emit(actionItem('ErrorEvent', { exception: this.failure }));
     } finally {
       if (sandbox) this.warm.keep(sandbox);
       if (this.signal.aborted && this.signal.reason === SHUTDOWN) await this.setStatus('pending');
@@ -260,6 +272,24 @@ export class AgentRun {
         this.warm.wakeAt(waitingUntil);
         await this.setStatus('waiting');
       } else await this.setStatus('paused');
+      const shutdown = this.signal.aborted && this.signal.reason === SHUTDOWN;
+      if (agent.supervisorId && this.worked && !shutdown && !waitingUntil) await this.reportBack(end);
+    }
+  }
+
+  /** A sub-agent's run ended (not a wait, not a shutdown): its supervisor hears how. */
+  private async reportBack(end: RunEnd | undefined): Promise<void> {
+    const outcome: SubAgentOutcome = this.failure
+      ? 'failed'
+      : end === 'interrupted'
+        ? 'stopped'
+        : this.completed
+          ? 'completed'
+          : 'paused';
+    try {
+      await this.deps.supervision?.reportBack(this.agentId, outcome, this.failure);
+    } catch (error) {
+      this.deps.logger.error({ err: error, agentId: this.agentId }, 'sub-agent report failed');
     }
   }
 
@@ -280,11 +310,15 @@ export class AgentRun {
         if ((await this.syncMessages()) === 0) return 'idle';
         awake = true;
       }
+      this.worked = true;
       let history = await context.current();
       const pending = pendingToolCalls(history);
       if (pending.length) {
         const stop = await this.executeTools(pending, sandbox);
-        if (stop === 'complete') return 'idle';
+        if (stop === 'complete') {
+          this.completed = true;
+          return 'idle';
+        }
         if (stop === 'interrupted') return 'interrupted';
         if (stop === 'waiting') return 'waiting';
         continue;
@@ -363,9 +397,10 @@ export class AgentRun {
           autoCreatePr: requester.autoCreatePr,
           instructions: this.instructions,
           reviewer: this.agent.purpose === REVIEW_PURPOSE,
+          supervisor: this.agent.agentType === 'supervisor',
         }),
         messages: history,
-        tools: toolSet(this.agent.purpose),
+        tools: toolSet(this.agent.purpose, this.agent.agentType),
         providerOptions: model.providerOptions,
         abortSignal: this.signal,
         maxRetries: 2,
@@ -480,7 +515,7 @@ export class AgentRun {
   }
 
   private async executeTool(call: ToolCallPart, sandbox: WarmSandbox, requester: Requester) {
-    const definition = findTool(call.toolName, this.agent.purpose);
+    const definition = findTool(call.toolName, this.agent.purpose, this.agent.agentType);
     if (!definition) return { text: `Unknown tool ${call.toolName}` };
     const parsed = definition.input.safeParse(call.input);
     if (!parsed.success) return { text: `Invalid input for ${call.toolName}: ${parsed.error.message}` };
@@ -512,6 +547,7 @@ export class AgentRun {
     const { db } = this.deps;
     return {
       db,
+      supervision: this.deps.supervision,
       agent: this.agent,
       repo: this.repo,
       workspace: sandbox.workspace,

@@ -120,6 +120,28 @@ export const createAgentResponseSchema = z.object({
   agent_id: z.string(),
 });
 
+/** Workspace §3: a supervisor's sub-agents (title, sources, status), each linked by its id. */
+export const subAgentItemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  repo_name: z.string().nullable(),
+  sources: z.record(z.string(), z.array(sourceSchema)),
+});
+export type SubAgentItem = z.infer<typeof subAgentItemSchema>;
+
+/**
+ * Whether an agent is active (workspace §4: "a supervisor is active if any sub-agent is"): working
+ * itself (WORKING_STATUSES), or a supervisor with a working sub-agent.
+ */
+export function isActiveAgent(agent: { status: string; sub_agents?: { status: string }[] }): boolean {
+  const working = (status: string) => (WORKING_STATUSES as readonly string[]).includes(status);
+  return working(agent.status) || (agent.sub_agents ?? []).some((sub) => working(sub.status));
+}
+
+/** The fallback title of a supervisor (workspace §2: 'Agent Report'). */
+export const SUPERVISOR_FALLBACK_TITLE = 'Agent Report';
+
 export const agentMetadataSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -141,6 +163,13 @@ export const agentMetadataSchema = z.object({
   creator_username: z.string(),
   created_at: apiTimestampSchema,
   last_active: apiTimestampSchema,
+  /** A supervisor's sub-agents, oldest first (empty for editors). */
+  sub_agents: z.array(subAgentItemSchema).default([]),
+  /** The supervisor this agent reports to, when it is a sub-agent. */
+  supervisor: z
+    .object({ id: z.string(), title: z.string(), repo_name: z.string().nullable() })
+    .nullable()
+    .default(null),
 });
 export type AgentMetadata = z.infer<typeof agentMetadataSchema>;
 

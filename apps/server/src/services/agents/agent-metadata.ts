@@ -1,10 +1,22 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import { agentReads, repositories, users, type Db } from '@tandem/db';
-import { type AgentMetadata } from '@tandem/shared';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { agentReads, agents, repositories, users, type Db } from '@tandem/db';
+import {
+  DEFAULT_AGENT_TITLE,
+  SUPERVISOR_FALLBACK_TITLE,
+  type AgentMetadata,
+  type SubAgentItem,
+} from '@tandem/shared';
 import { sourcesOf } from '../sources.js';
 import type { AuthenticatedUser } from '../sessions.js';
 
 import { visibleAgent, type AgentRow } from './agent-access.js';
+
+/** A supervisor not yet named shows as 'Agent Report' (workspace §2), in lists and on its page. */
+export function displayedTitle(row: { title: string; agentType: string }): string {
+  return row.agentType === 'supervisor' && row.title === DEFAULT_AGENT_TITLE
+    ? SUPERVISOR_FALLBACK_TITLE
+    : row.title;
+}
 
 export async function metadataFor(
   db: Db,
@@ -36,15 +48,54 @@ export async function metadataFor(
         ),
       ),
     );
-  const sources = await sourcesOf(
-    db,
-    rows.map((r) => r.id),
-  );
+  const supervisorIds = rows.filter((r) => r.agentType === 'supervisor').map((r) => r.id);
+  const subs = supervisorIds.length
+    ? await db
+        .select({
+          id: agents.id,
+          title: agents.title,
+          status: agents.status,
+          supervisorId: agents.supervisorId,
+          repoName: repositories.fullName,
+        })
+        .from(agents)
+        .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+        .where(inArray(agents.supervisorId, supervisorIds))
+        .orderBy(asc(agents.createdAt), asc(agents.id))
+    : [];
+  const parentIds = [...new Set(rows.map((r) => r.supervisorId).filter((id): id is string => id !== null))];
+  const parents = parentIds.length
+    ? await db
+        .select({
+          id: agents.id,
+          title: agents.title,
+          agentType: agents.agentType,
+          repoName: repositories.fullName,
+        })
+        .from(agents)
+        .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+        .where(inArray(agents.id, parentIds))
+    : [];
+  const sources = await sourcesOf(db, [...rows.map((r) => r.id), ...subs.map((s) => s.id)]);
+  const subAgentsOf = (id: string): SubAgentItem[] =>
+    subs
+      .filter((s) => s.supervisorId === id)
+      .map((s) => ({
+        id: s.id,
+        title: s.title,
+        status: s.status,
+        repo_name: s.repoName,
+        sources: sources.get(s.id) ?? {},
+      }));
+  const supervisorOf = (id: string | null) => {
+    const parent = id ? parents.find((p) => p.id === id) : undefined;
+    return parent ? { id: parent.id, title: displayedTitle(parent), repo_name: parent.repoName } : null;
+  };
   return rows.map((row) => {
     const readAt = reads.find((r) => r.agentId === row.id)?.readAt;
     return {
       id: row.id,
-      title: row.title,
+      title: displayedTitle(row),
       status: row.status,
       repo_name: repos.find((r) => r.id === row.repositoryId)?.fullName ?? null,
       installation_id: row.installationId,
@@ -63,6 +114,8 @@ export async function metadataFor(
       creator_username: creators.find((c) => c.id === row.creatorId)?.username ?? '',
       created_at: row.createdAt.toISOString(),
       last_active: row.lastActive.toISOString(),
+      sub_agents: row.agentType === 'supervisor' ? subAgentsOf(row.id) : [],
+      supervisor: supervisorOf(row.supervisorId),
     };
   });
 }

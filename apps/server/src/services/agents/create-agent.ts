@@ -74,6 +74,11 @@ export async function createAgent(
   deps: AgentCreationDeps,
   /** Set by the server itself, never by a request: e.g. 'generate-scripts'. */
   purpose: string | null = null,
+  /**
+   * A supervisor agent starts this one (services/supervisors/start-sub-agent.ts): the viewer is the
+   * supervisor's creator, and the repository must be one of the supervisor's installation.
+   */
+  subAgentOf: { id: string; installationId: number } | null = null,
 ) {
   deps.sunset.requireNewAgents();
   const { models } = deps;
@@ -93,7 +98,9 @@ export async function createAgent(
       sql`lower(${repositories.fullName}) = ${repoFullName.toLowerCase()} and ${repositories.removedAt} is null`,
     )
     .limit(1);
-  if (!repo) throw notFound('Repository not found');
+  // Another installation's repository answers as a missing one: its name must not leak.
+  if (!repo || (subAgentOf && repo.installationId !== subAgentOf.installationId))
+    throw notFound('Repository not found');
   await requireCredits(db, repo.installationId);
   if (input.is_supervisor && !viewer.admin)
     throw new AppError('forbidden', 'Supervisor agents are for admins only');
@@ -104,6 +111,9 @@ export async function createAgent(
   const chosen = resolveAgentModels(input, repo, (key) => models.selectable(key, viewer.admin));
   const model = models.resolve(chosen.model, viewer.admin);
   const { reviewModel } = chosen;
+  const firstMessage = subAgentOf
+    ? { supervisor_id: subAgentOf.id, message: input.body, username: viewer.username, image_count: 0 }
+    : { message: input.body, username: viewer.username, image_count: images.length };
   const { agentId, eventUuid } = await insertAgent(db, {
     repositoryId: repo.id,
     installationId: repo.installationId,
@@ -111,12 +121,12 @@ export async function createAgent(
     model,
     reviewModel,
     agentType: input.is_supervisor ? 'supervisor' : 'editor',
-    supervisorId: input.supervisor_id ?? null,
+    supervisorId: subAgentOf?.id ?? input.supervisor_id ?? null,
     baseBranch: input.base_branch ?? null,
     purpose,
     firstMessage: {
-      actionType: 'website_request',
-      data: { message: input.body, username: viewer.username, image_count: images.length },
+      actionType: subAgentOf ? 'supervisor_request' : 'website_request',
+      data: firstMessage,
       images,
     },
   });

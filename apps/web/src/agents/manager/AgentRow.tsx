@@ -10,7 +10,8 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import { relativeTime, type AgentMetadata } from '@tandem/shared';
 import { Link as RouterLink } from 'react-router';
-import { agentPath, isWorking } from '../agent-display';
+import { AgentHierarchy, isActive } from '../AgentHierarchy';
+import { agentPath } from '../agent-display';
 import { WorkingGlyph } from '../WorkingGlyph';
 
 export const COLUMN_COUNT = 5;
@@ -44,11 +45,17 @@ export function AgentRow(props: { agent: AgentMetadata; busy: boolean; onToggleA
             // overflow-wrap (unlike word-break) leaves the column's minimum width alone.
             sx={{ overflowWrap: 'break-word' }}
           >
-            <WorkingGlyph working={isWorking(agent.status)} />
+            <WorkingGlyph working={isActive(agent)} />
             {agent.title}
           </Link>
+          {agent.agent_type === 'supervisor' ? (
+            <Chip label="Supervisor" size="small" color="secondary" />
+          ) : null}
           {agent.archived ? <Chip label="Archived" size="small" variant="outlined" /> : null}
         </Stack>
+        <Box sx={{ pl: 2 }}>
+          <AgentHierarchy agent={agent} dense />
+        </Box>
       </TableCell>
       <TableCell>{agent.repo_name ?? '—'}</TableCell>
       <TableCell>{agent.creator_username}</TableCell>

@@ -65,11 +65,63 @@ describe('AgentsManager', () => {
     expect(screen.queryByText('Rows per page:')).toBeNull();
   });
 
+  it('shows sub-agents under their supervisor, active while one works, and links back', async () => {
+    const source = {
+      id: 's1',
+      created_at: '2026-01-01T00:00:00.000Z',
+      type: 'branch' as const,
+      number: 7,
+      branch: 'tandem-2',
+      behavior: 'always',
+      state: 'open' as const,
+      pr_draft: null,
+      pr_draft_base_branch: null,
+    };
+    const supervisor = agent({
+      id: 'a-boss',
+      title: 'Agent Report',
+      status: 'paused',
+      agent_type: 'supervisor',
+      sub_agents: [
+        {
+          id: 'a-one',
+          title: 'Docs one',
+          status: 'open',
+          repo_name: 'acme/webapp',
+          sources: { 'acme/webapp': [source] },
+        },
+        { id: 'a-two', title: 'Docs two', status: 'paused', repo_name: 'acme/webapp', sources: {} },
+      ],
+    });
+    const sub = agent({
+      id: 'a-one',
+      title: 'Docs one',
+      status: 'open',
+      supervisor: { id: 'a-boss', title: 'Agent Report', repo_name: 'acme/webapp' },
+    });
+    api(() => ({ agents: [supervisor, sub], count: 2 }));
+    renderSignedIn(<AgentsManager />);
+    // Paused itself, but a sub-agent works: the supervisor is active.
+    expect(await within(table()).findByRole('link', { name: '▶ Agent Report' })).toBeTruthy();
+    const subs = within(table()).getByRole('list', { name: 'Sub-agents of Agent Report' });
+    expect(within(subs).getByRole('link', { name: '▶ Docs one' }).getAttribute('href')).toBe(
+      '/gh/acme/webapp/agent/a-one',
+    );
+    expect(within(subs).getByRole('link', { name: '⏸ Docs two' })).toBeTruthy();
+    expect(within(subs).getByText(/pull request #7/)).toBeTruthy();
+    expect(within(table()).getByText('Sub-agent of').querySelector('a')?.getAttribute('href')).toBe(
+      '/gh/acme/webapp/agent/a-boss',
+    );
+  });
+
   it('gives admins every creator without the form, and lists one repository for its tab', async () => {
     const calls = api(() => ({ agents: [], count: 0 }));
     renderSignedIn(<AgentsManager repository="acme/webapp" />, { user: { ...bob, admin: true } });
     expect(await screen.findByText('No Agents Found')).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'New agent' })).toBeNull();
+    // Admins open it on demand (to start a supervisor, say).
+    fireEvent.click(screen.getByRole('button', { name: 'New agent' }));
+    expect(screen.getByRole('form', { name: 'New agent' })).toBeTruthy();
     const url = new URL(listCalls(calls)[0]!.url, 'http://x');
     expect(url.pathname).toBe('/api/agents/acme/webapp');
     expect(url.searchParams.get('admin')).toBe('true');

@@ -1,3 +1,6 @@
+import AddIcon from '@mui/icons-material/Add';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { useCallback, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -9,7 +12,8 @@ import { NoticeSnackbar, type Notice } from './Notice';
 /**
  * The agents manager (workspace §2): a new-agent form above the agents table; admins get the admin
  * variant, without the form, listing every creator's agents. With `repository` ("owner/name") it is
- * that repository's Agents tab: only its agents, and the form starts on it.
+ * that repository's Agents tab: only its agents, and the form starts on it. Admins open the form
+ * with a New agent button (it is where they start supervisor agents; docs/decisions.md).
  */
 export function AgentsManager(props: { repository?: string }) {
   const { user } = useCurrentUser();
@@ -19,10 +23,24 @@ export function AgentsManager(props: { repository?: string }) {
     handedOver ? { ...handedOver, key: Date.now() } : null,
   );
   const notify = useCallback((next: Notice) => setNotice({ ...next, key: Date.now() }), []);
+  const [adminForm, setAdminForm] = useState(false);
   if (!user) return null;
+  const showForm = !user.admin || adminForm;
   return (
     <Stack spacing={3}>
-      {user.admin ? null : <NewAgentForm user={user} repository={props.repository} notify={notify} />}
+      {user.admin ? (
+        <Box>
+          <Button
+            variant={adminForm ? 'text' : 'outlined'}
+            startIcon={adminForm ? undefined : <AddIcon />}
+            aria-expanded={adminForm}
+            onClick={() => setAdminForm((open) => !open)}
+          >
+            {adminForm ? 'Hide the new-agent form' : 'New agent'}
+          </Button>
+        </Box>
+      ) : null}
+      {showForm ? <NewAgentForm user={user} repository={props.repository} notify={notify} /> : null}
       <AgentsTable repository={props.repository} admin={user.admin} notify={notify} />
       <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
     </Stack>

@@ -11,6 +11,11 @@ function api(createStatus = 200, createBody: unknown = created) {
     if (call.url === '/api/models') return [200, modelList];
     if (call.url === '/api/config') return [404, { detail: 'not here' }];
     if (call.url.startsWith('/api/agents/create-agent/')) return [createStatus, createBody];
+    if (call.url === '/api/agents/supervisors/acme/webapp')
+      return [
+        200,
+        [{ id: '33333333-3333-4333-8333-333333333333', title: 'Agent Report', base_branch: null }],
+      ];
     return [404, { detail: 'unexpected' }];
   });
 }
@@ -99,6 +104,35 @@ describe('NewAgentForm', () => {
     expect((messageInput() as HTMLInputElement).value).toBe('');
     expect(screen.getByTestId('location').textContent).toBe('/agents');
     expect(JSON.parse(localStorage.getItem('lastUsedRepos') ?? '[]')).toEqual(['acme/webapp']);
+  });
+
+  it('offers supervisor mode, and a supervisor to report to, to admins only', async () => {
+    const calls = api();
+    const { view } = await renderForm('acme/webapp');
+    expect(screen.queryByRole('switch', { name: 'Supervisor agent' })).toBeNull();
+    view.unmount();
+
+    renderSignedIn(<NewAgentForm user={{ ...bob, admin: true }} repository="acme/webapp" notify={vi.fn()} />);
+    await screen.findByRole('combobox', { name: 'Model' });
+    expect(screen.getByRole('switch', { name: 'Supervisor agent' })).toBeTruthy();
+    // An editor may report to one of the admin's supervisors in the repository.
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Report to supervisor' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Agent Report' }));
+    fireEvent.change(messageInput(), { target: { value: 'Fix the footer' } });
+    fireEvent.keyDown(messageInput(), { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      supervisor_id: '33333333-3333-4333-8333-333333333333',
+    });
+
+    fireEvent.click(screen.getByRole('switch', { name: 'Supervisor agent' }));
+    expect(screen.queryByRole('combobox', { name: 'Report to supervisor' })).toBeNull();
+    fireEvent.change(messageInput(), { target: { value: 'Split the migration into tasks' } });
+    fireEvent.keyDown(messageInput(), { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    const post = calls.filter((c) => c.method === 'POST')[1]!.body as Record<string, unknown>;
+    expect(post).toMatchObject({ body: 'Split the migration into tasks', is_supervisor: true });
+    expect(post.supervisor_id).toBeUndefined();
   });
 
   it('opens the new agent with its first message on Create', async () => {

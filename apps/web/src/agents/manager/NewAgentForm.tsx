@@ -39,6 +39,7 @@ import {
   repositoryError,
 } from './repositories';
 import { RepositoryField } from './RepositoryField';
+import { SupervisorFields, type SupervisorChoice } from './SupervisorFields';
 
 const MESSAGE_MAX_ROWS = 20;
 /** Nothing to send: the server's own words for it. */
@@ -97,6 +98,10 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
   const [creating, setCreating] = useState(false);
   const [baseBranch, setBaseBranch] = useState<string | null>(null);
   const [failure, setFailure] = useState<CreateFailure | null>(null);
+  const [supervision, setSupervision] = useState<SupervisorChoice>({
+    isSupervisor: false,
+    supervisorId: null,
+  });
 
   // The repository's defaults (its settings): after the user's stored choice, before the server's.
   const knownRepository = user.repositories.find((r) => r.toLowerCase() === repository.trim().toLowerCase());
@@ -138,6 +143,8 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
       model,
       reviewModel,
       baseBranch,
+      // Supervisor mode is admin only (workspace §5); the server refuses it to anyone else too.
+      ...(user.admin ? supervision : {}),
     });
     setCreating(false);
     if (!result.ok) {
@@ -238,6 +245,14 @@ export function NewAgentForm(props: { user: User; repository?: string | undefine
             ) : null}
           </Stack>
           {list && model !== undefined ? <ModelSetupHint models={list} model={model} /> : null}
+          {user.admin ? (
+            <SupervisorFields
+              repository={knownRepository ?? null}
+              value={supervision}
+              disabled={creating}
+              onChange={setSupervision}
+            />
+          ) : null}
           <TextField
             label="Message"
             placeholder="What should the agent do?"

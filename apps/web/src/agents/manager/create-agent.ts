@@ -37,6 +37,9 @@ export interface NewAgentInput {
   reviewModel?: string | null | undefined;
   /** The base-branch picker's choice; unset → the repository's default branch. */
   baseBranch?: string | null | undefined;
+  /** Admins only: a supervisor agent, or the supervisor an editor reports to. */
+  isSupervisor?: boolean;
+  supervisorId?: string | null;
 }
 
 /**
@@ -98,6 +101,8 @@ export async function createAgent(
           ...(input.model === undefined ? {} : { model: input.model }),
           ...(input.reviewModel === undefined ? {} : { review_model: input.reviewModel }),
           ...(input.baseBranch ? { base_branch: input.baseBranch } : {}),
+          ...(input.isSupervisor ? { is_supervisor: true } : {}),
+          ...(input.supervisorId ? { supervisor_id: input.supervisorId } : {}),
         },
         schema: createAgentResponseSchema,
       },

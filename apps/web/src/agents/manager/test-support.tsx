@@ -39,6 +39,8 @@ export function agent(overrides: Partial<AgentMetadata> = {}): AgentMetadata {
     creator_username: 'bob',
     created_at: '2026-01-01T00:00:00.000Z',
     last_active: '2026-01-02T00:00:00.000Z',
+    sub_agents: [],
+    supervisor: null,
     ...overrides,
   };
 }

@@ -9,13 +9,13 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { DEFAULT_AGENT_TITLE, type AgentMetadata } from '@tandem/shared';
+import { DEFAULT_AGENT_TITLE, SUPERVISOR_FALLBACK_TITLE, type AgentMetadata } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { isWorking } from '../agent-display';
 import type { Notice, Notify } from '../manager/Notice';
 import { ARCHIVE_MESSAGES, CONFLICT_NOTICE_MS, UnarchiveConflict } from '../manager/use-archive';
 import { WorkingGlyph } from '../WorkingGlyph';
+import { AgentHierarchy, isActive } from '../AgentHierarchy';
 import { AgentTitle } from './AgentTitle';
 import { DocsButton, PortsMenu, RunScriptsMenu, SpiceButton, ViewDiffButton } from './AgentToolbarMenus';
 import type { useAgentActions } from './agent-api';
@@ -33,13 +33,14 @@ export function AgentTopBar(props: {
 }) {
   const { agent, can, actions, onOpen, notify } = props;
   const navigate = useNavigate();
-  const working = isWorking(agent.status);
+  // A supervisor counts as working while a sub-agent does: its pause then stops them too.
+  const working = isActive(agent);
   const [pausing, setPausing] = useState(false);
   useEffect(() => {
     if (!working) setPausing(false);
   }, [working]);
   const supervisor = agent.agent_type === 'supervisor';
-  const title = agent.title || (supervisor ? 'Agent Report' : DEFAULT_AGENT_TITLE);
+  const title = agent.title || (supervisor ? SUPERVISOR_FALLBACK_TITLE : DEFAULT_AGENT_TITLE);
 
   const archive = async () => {
     const archiving = !agent.archived;
@@ -130,6 +131,11 @@ export function AgentTopBar(props: {
         >
           {agent.archived ? 'Unarchive' : 'Archive'}
         </Button>
+      ) : null}
+      {agent.supervisor || agent.sub_agents.length ? (
+        <Box sx={{ flex: '1 0 100%' }}>
+          <AgentHierarchy agent={agent} />
+        </Box>
       ) : null}
     </Stack>
   );

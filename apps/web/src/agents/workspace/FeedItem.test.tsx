@@ -144,4 +144,36 @@ describe('feed items', () => {
     expect(within(comments).getByText('src/old.js:3 (old)').closest('a')).toBeNull();
     expect(within(comments).getByText('Handle negatives')).toBeTruthy();
   });
+
+  it("shows a sub-agent's report with its status, summary, pull requests and a link to it", () => {
+    show(
+      item({
+        item_type: 'message',
+        action_type: 'sub_agent_report',
+        user_id: 'me',
+        message: 'Sub-agent #2 finished.',
+        username: 'sub-agent #2',
+        sub_agent_id: '22222222-2222-4222-8222-222222222222',
+        sub_agent_title: 'Write the docs',
+        sub_agent_status: 'completed',
+        repository_name: 'acme/webapp',
+        task_summary: 'Added **docs**.',
+        pull_requests: ['https://github.com/acme/webapp/pull/7', 'javascript:alert(1)'],
+      }),
+    );
+    const report = screen.getByTestId('sub-agent-report');
+    expect(within(report).getByRole('link', { name: 'Write the docs' }).getAttribute('href')).toBe(
+      '/gh/acme/webapp/agent/22222222-2222-4222-8222-222222222222',
+    );
+    expect(within(report).getByText('Finished')).toBeTruthy();
+    expect(within(report).getByText('docs').tagName).toBe('STRONG');
+    const pulls = within(report).getByRole('list', { name: 'Pull requests' });
+    // Only the http(s) link is kept.
+    expect(
+      within(pulls)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['https://github.com/acme/webapp/pull/7']);
+    expect(screen.queryByTestId('feed-message')).toBeNull();
+  });
 });

@@ -16,6 +16,7 @@ import { AdminTaskNotice } from './feed/AdminTaskNotice';
 import { useFeedRepo, useOpenTab } from './open-tab-context';
 import { Markdown } from '../../lib/Markdown';
 import { githubOrigin, safeUrl } from './feed/github-message';
+import { SubAgentReport } from './feed/SubAgentReport';
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
@@ -69,6 +70,7 @@ function MessageItem({ item, own }: { item: ConversationItem; own: boolean }) {
         <Typography variant="caption" color="text.secondary">
           {username}
           {github ? ` ${github.verb}` : ''}
+          {item.action_type === 'supervisor_request' ? ' (from the supervisor)' : ''}
           {github?.url ? (
             <>
               {' · '}
@@ -319,6 +321,7 @@ export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId:
   const { item } = entry;
   switch (item.item_type) {
     case 'message':
+      if (item.action_type === 'sub_agent_report') return <SubAgentReport item={item} />;
       return <MessageItem item={item} own={item.user_id !== null && item.user_id === viewerId} />;
     case 'view':
       return <ViewItem item={item} />;

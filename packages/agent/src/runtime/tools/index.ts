@@ -6,6 +6,7 @@ import { commitAndPush, gitFetch } from './git.js';
 import { closeNumber, commentOnNumber, makeIssue, openPullRequest, subscribe, viewNumber } from './github.js';
 import { REVIEW_PURPOSE, submitReview } from './review.js';
 import { gitGrep } from './search.js';
+import { SUPERVISOR_TOOLS } from './supervisor.js';
 import { runCommand, shellInput, shellStop } from './shell.js';
 import type { ToolDefinition } from './types.js';
 
@@ -41,22 +42,53 @@ const REVIEWER_TOOLS: readonly ToolDefinition[] = [
   submitReview as ToolDefinition,
 ];
 
-/** The tools of an agent of this purpose (agents.purpose). */
-export function toolsFor(purpose: string | null | undefined): readonly ToolDefinition[] {
-  return purpose === REVIEW_PURPOSE ? REVIEWER_TOOLS : AGENT_TOOLS;
+/**
+ * A supervisor keeps every editor tool (it may look at and fix things itself) and adds the tools
+ * that start, message, read and wait for its sub-agents.
+ */
+const SUPERVISOR_AGENT_TOOLS: readonly ToolDefinition[] = [
+  ...AGENT_TOOLS,
+  ...(SUPERVISOR_TOOLS as ToolDefinition[]),
+];
+
+/** The tools of an agent of this purpose (agents.purpose) and type (agents.agent_type). */
+export function toolsFor(
+  purpose: string | null | undefined,
+  agentType?: string | null,
+): readonly ToolDefinition[] {
+  if (purpose === REVIEW_PURPOSE) return REVIEWER_TOOLS;
+  return agentType === 'supervisor' ? SUPERVISOR_AGENT_TOOLS : AGENT_TOOLS;
 }
 
-export function findTool(name: string, purpose?: string | null): ToolDefinition | undefined {
-  return toolsFor(purpose).find((t) => t.name === name);
+export function findTool(
+  name: string,
+  purpose?: string | null,
+  agentType?: string | null,
+): ToolDefinition | undefined {
+  return toolsFor(purpose, agentType).find((t) => t.name === name);
 }
 
 /** The tools as the model sees them; the loop executes calls itself (no `execute` here). */
-export function toolSet(purpose?: string | null): ToolSet {
+export function toolSet(purpose?: string | null, agentType?: string | null): ToolSet {
   return Object.fromEntries(
-    toolsFor(purpose).map((t) => [t.name, tool({ description: t.description, inputSchema: t.input })]),
+    toolsFor(purpose, agentType).map((t) => [
+      t.name,
+      tool({ description: t.description, inputSchema: t.input }),
+    ]),
   );
 }
 
 export { REVIEW_PURPOSE };
-export type { ToolContext, ToolDefinition, ToolOutcome, RunSession, RepoInfo, AgentRow } from './types.js';
+export type {
+  ToolContext,
+  ToolDefinition,
+  ToolOutcome,
+  RunSession,
+  RepoInfo,
+  AgentRow,
+  SubAgentView,
+  SubAgentOutcome,
+  SupervisionHost,
+} from './types.js';
+export { SUPERVISOR_TOOLS } from './supervisor.js';
 export { ToolInputError } from './types.js';

@@ -29,7 +29,41 @@ export interface RunSession {
   signal: AbortSignal;
 }
 
+/** A sub-agent as its supervisor's tools see it. */
+export type SubAgentView = {
+  id: string;
+  number: number;
+  title: string;
+  repository: string | null;
+  status: string;
+  /** Links to the pull requests the sub-agent opened. */
+  pullRequests: string[];
+  /** Its latest task_complete summary, if it has finished once. */
+  summary: string | null;
+};
+
+/** How a sub-agent's run ended, as its report to the supervisor says. */
+export type SubAgentOutcome = 'completed' | 'stopped' | 'failed' | 'paused';
+
+/**
+ * The host's side of supervisor agents (the server owns the database rules: credits, bans, sunset
+ * mode, repository access, the runner). Absent where no host provides it: the tools then refuse.
+ */
+export interface SupervisionHost {
+  /** Creates a sub-agent through the same service as a person's create; returns what was made. */
+  startSubAgent(
+    supervisor: AgentRow,
+    input: { repository: string; task: string; base_branch?: string },
+  ): Promise<SubAgentView>;
+  messageSubAgent(supervisor: AgentRow, subAgentId: string, message: string): Promise<SubAgentView>;
+  listSubAgents(supervisor: AgentRow): Promise<SubAgentView[]>;
+  /** A sub-agent's run ended: its report goes to the supervisor's feed (and wakes a waiting one). */
+  reportBack(subAgentId: string, outcome: SubAgentOutcome, detail: string | null): Promise<void>;
+}
+
 export interface ToolContext {
+  /** Supervisor agents' host services (sub-agents); undefined when the host has none. */
+  supervision?: SupervisionHost;
   db: Db;
   agent: AgentRow;
   repo: RepoInfo;
