@@ -183,6 +183,22 @@ describe.each(testDatabaseKinds())('admin tasks on %s', (kind) => {
     expect((await adminItems(second)).map((i) => i.data.admin_action)).toEqual(['fail', 'restart']);
   });
 
+  it("stopping a supervisor stops its working sub-agents, as its owner's Pause would", async () => {
+    const supervisor = await createAgent('Supervise the work');
+    const sub = await createAgent('A sub-task');
+    const idle = await createAgent('A finished sub-task');
+    await app.database.db.update(agents).set({ agentType: 'supervisor' }).where(eq(agents.id, supervisor));
+    await app.database.db.update(agents).set({ supervisorId: supervisor }).where(eq(agents.id, sub));
+    await app.database.db.update(agents).set({ supervisorId: supervisor }).where(eq(agents.id, idle));
+    await setStatus(supervisor, 'waiting');
+    await setStatus(sub, 'open');
+    await setStatus(idle, 'paused');
+    const res = await act(`/api/admin/tasks/${supervisor}/stop`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(runner().interrupted).toEqual(expect.arrayContaining([supervisor, sub]));
+    expect(runner().interrupted).not.toContain(idle);
+  });
+
   it('retries and fails webhook deliveries; they cannot be stopped', async () => {
     const stop = await act('/api/admin/tasks/webhook:d-retrying/stop');
     expect(stop.statusCode).toBe(409);

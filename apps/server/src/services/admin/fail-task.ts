@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, ne, or, lt } from 'drizzle-orm';
 import { agents, webhookDeliveries } from '@tandem/db';
 import { WEBHOOK_TASK_PREFIX, WORKING_STATUSES, type AdminTask } from '@tandem/shared';
+import { stopAgentById } from '../supervisors/stop-agent.js';
 import { findTask } from './find-task.js';
 import type { TaskActionDeps } from './restart-task.js';
 import { taskConflict, taskNotFound, writeTaskEvent } from './task-event.js';
@@ -41,7 +42,8 @@ export async function failTask(deps: TaskActionDeps, taskId: string): Promise<Ad
   if (task.status === 'failed') throw taskConflict('This agent has already failed.');
   // The item first, so the stopped run knows an admin stopped it (and does not say "the user").
   await writeTaskEvent(deps.db, task.id, 'fail');
-  if ((WORKING_STATUSES as readonly string[]).includes(task.status)) await deps.runner.interrupt(task.id);
+  if ((WORKING_STATUSES as readonly string[]).includes(task.status))
+    await stopAgentById(deps.db, deps.runner, task.id);
   // After the interrupt: the queue runner keeps the stop request only while the agent is pending
   // or open. The run, when it ends, leaves 'failed' as it is.
   await deps.db

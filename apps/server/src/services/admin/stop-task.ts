@@ -1,4 +1,5 @@
 import { WORKING_STATUSES, type AdminTask } from '@tandem/shared';
+import { stopAgentById } from '../supervisors/stop-agent.js';
 import { findTask } from './find-task.js';
 import type { TaskActionDeps } from './restart-task.js';
 import { taskConflict, taskNotFound, writeTaskEvent } from './task-event.js';
@@ -16,6 +17,6 @@ export async function stopTask(deps: TaskActionDeps, taskId: string): Promise<Ad
   if (!(WORKING_STATUSES as readonly string[]).includes(task.status))
     throw taskConflict('This agent is not working.');
   await writeTaskEvent(deps.db, task.id, 'stop');
-  await deps.runner.interrupt(task.id);
+  await stopAgentById(deps.db, deps.runner, task.id);
   return (await findTask(deps.db, taskId))!;
 }

@@ -2,8 +2,8 @@ import type { SubAgentView } from '@tandem/agent';
 import { agents, agentSources, conversationItems, repositories, type Db } from '@tandem/db';
 import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 
-/** Statuses in which a sub-agent is still at work, or will wake by itself. */
-export const WORKING_STATUSES = ['open', 'pending', 'waiting'] as const;
+// Statuses in which a sub-agent is still at work, or will wake by itself.
+export { WORKING_STATUSES } from '@tandem/shared';
 
 /** The pull requests of these agents' branches, as links on the code host. */
 async function pullRequests(db: Db, webUrl: string, agentIds: string[]): Promise<Map<string, string[]>> {

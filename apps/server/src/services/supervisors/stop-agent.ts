@@ -20,3 +20,16 @@ export async function stopAgent(
     .where(and(eq(agents.supervisorId, agent.id), inArray(agents.status, [...WORKING_STATUSES])));
   for (const sub of working) await runner.interrupt(sub.id);
 }
+
+/** stopAgent for callers that hold only the id (the admin task monitor). */
+export async function stopAgentById(
+  db: Db,
+  runner: Pick<AgentRunner, 'interrupt'>,
+  agentId: string,
+): Promise<void> {
+  const [agent] = await db
+    .select({ id: agents.id, agentType: agents.agentType })
+    .from(agents)
+    .where(eq(agents.id, agentId));
+  if (agent) await stopAgent(db, runner, agent);
+}
