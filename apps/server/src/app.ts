@@ -45,6 +45,7 @@ import { userRoutes } from './routes/users.js';
 import { settingsRoutes } from './routes/settings.js';
 import { billingRoutes } from './routes/billing.js';
 import { adminRoutes } from './routes/admin.js';
+import { adminInsightRoutes } from './routes/admin-insights.js';
 import type { BillingProvider } from './billing/billing-setup.js';
 import { AutoFill } from './services/billing/auto-fill.js';
 import { SessionService } from './services/sessions.js';
@@ -306,6 +307,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onClose', async () => autoFill.idle());
   billingRoutes(server, { db: database.db, billing: options.billing, autoFill, sunset });
   adminRoutes(server, { db: database.db, runner: options.runner });
+  adminInsightRoutes(server, { db: database.db });
 
   await blogRoutes(server, { db: database.db });
 

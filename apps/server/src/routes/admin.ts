@@ -12,7 +12,7 @@ import { listInstallations } from '../services/admin/list-installations.js';
 const installationParams = z.object({ installation_id: z.coerce.number().int().positive() });
 
 /** Product admins only (platform §4); everyone else 403 (401 without a session). */
-function requireAdmin(request: FastifyRequest) {
+export function requireAdmin(request: FastifyRequest) {
   const user = requireUser(request);
   if (!user.admin) throw forbidden('Admins only');
   return user;
