@@ -39,7 +39,13 @@ describe.each(testDatabaseKinds())('admin insights on %s', (kind) => {
   let carol: TestUser;
   let dave: TestUser;
   const agentIds: Record<string, string> = {};
-  const leadIds = { first: randomUUID(), later: randomUUID(), dave: randomUUID(), stranger: randomUUID() };
+  const leadIds = {
+    blank: randomUUID(),
+    first: randomUUID(),
+    later: randomUUID(),
+    dave: randomUUID(),
+    stranger: randomUUID(),
+  };
   const as = (user?: TestUser) => (user ? { authorization: `Bearer ${user.token}` } : {});
   const get = async (url: string, user: TestUser = root) => {
     const res = await app.server.inject({ url, headers: as(user) });
@@ -152,6 +158,14 @@ describe.each(testDatabaseKinds())('admin insights on %s', (kind) => {
         ledger(41, 'gift', 5000, 0),
       ]);
     await db.insert(leads).values([
+      // An older visit that carried no tracked fields.
+      {
+        id: leadIds.blank,
+        userId: carol.id,
+        data: { utm_source: '' },
+        createdAt: dayAt(30),
+        updatedAt: dayAt(30),
+      },
       {
         id: leadIds.first,
         userId: carol.id,
@@ -159,7 +173,13 @@ describe.each(testDatabaseKinds())('admin insights on %s', (kind) => {
         createdAt: dayAt(20),
         updatedAt: dayAt(2),
       },
-      { id: leadIds.later, userId: carol.id, data: { utm_source: 'google' }, createdAt: dayAt(5) },
+      {
+        id: leadIds.later,
+        userId: carol.id,
+        data: { utm_source: 'google', gclid: 'g-1' },
+        createdAt: dayAt(5),
+        updatedAt: dayAt(1),
+      },
       { id: leadIds.dave, userId: dave.id, data: {}, createdAt: dayAt(3) },
       { id: leadIds.stranger, data: { utm_source: 'ads' } },
     ]);
@@ -330,19 +350,22 @@ describe.each(testDatabaseKinds())('admin insights on %s', (kind) => {
     }
   });
 
-  it('shows a user’s lead info, empty when there is none', async () => {
+  it('shows a user’s lead info (their leads merged, first touch first), empty when none', async () => {
     const info = adminLeadInfoSchema.parse(await get(`/api/admin/user/${carol.id}/lead-info`));
     expect(info).toEqual({
       user_id: carol.id,
-      lead_id: leadIds.first,
+      lead_id: leadIds.blank,
       fields: {
         utm_source: 'newsletter',
         utm_campaign: 'fall',
-        first_seen_at: dayAt(20).toISOString(),
-        updated_at: dayAt(2).toISOString(),
+        gclid: 'g-1',
+        first_seen_at: dayAt(30).toISOString(),
+        updated_at: dayAt(1).toISOString(),
         signed_up_at: expect.any(String),
       },
     });
+    const daves = adminLeadInfoSchema.parse(await get(`/api/admin/user/${dave.id}/lead-info`));
+    expect(daves).toMatchObject({ lead_id: leadIds.dave, fields: { first_seen_at: dayAt(3).toISOString() } });
     expect(adminLeadInfoSchema.parse(await get(`/api/admin/user/${root.id}/lead-info`))).toEqual({
       user_id: root.id,
       lead_id: null,
