@@ -22,6 +22,8 @@ const BlogListPage = lazy(() => import('./blog/BlogListPage'));
 const BlogPostPage = lazy(() => import('./blog/BlogPostPage'));
 const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const AdminInstallationsPage = lazy(() => import('./admin/AdminInstallationsPage'));
+const AdminDashboardPage = lazy(() => import('./admin/DashboardPage'));
+const AdminUsersPage = lazy(() => import('./admin/AdminUsersPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
 const RepositoryPage = lazy(() => import('./repos/RepositoryPage'));
@@ -91,6 +93,8 @@ const router = createBrowserRouter([
       { path: '/blog', element: <BlogListPage /> },
       { path: '/blog/:postId', element: <BlogPostPage /> },
       { path: '/admin/installations', element: <AdminInstallationsPage /> },
+      { path: '/admin/dashboard', element: <AdminDashboardPage /> },
+      { path: '/admin/users', element: <AdminUsersPage /> },
       {
         path: '/admin/blog',
         element: signedIn(<AdminBlogPage />),

@@ -45,6 +45,9 @@ export const queryKeys = {
   // The admin area.
   adminInstallationsAll: ['admin', 'installations'] as const,
   adminInstallations: (query: object) => ['admin', 'installations', query] as const,
+  adminDashboard: (days: number) => ['admin', 'dashboard', days] as const,
+  adminUsers: (query: object) => ['admin', 'users', query] as const,
+  adminLeadInfo: (userId: string) => ['admin', 'lead-info', userId] as const,
 
   // Settings and billing.
   userSettings: ['settings', 'user'] as const,

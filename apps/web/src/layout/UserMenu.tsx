@@ -20,6 +20,7 @@ import { useLogout } from '../auth/current-user';
  * exist (issue 21), so no menu item leads to the 404 page.
  */
 const ADMIN_LINKS = [
+  { to: '/admin/dashboard', label: 'Dashboard' },
   { to: '/admin/installations', label: 'Installations' },
   { to: '/admin/blog', label: 'Blog' },
   { to: '/styleguide', label: 'Style Guide' },
