@@ -58,6 +58,8 @@ describe('accessibility (axe-core)', () => {
     await check(page, '/admin/installations', () =>
       page.getByRole('table', { name: 'Installations' }).waitFor(),
     );
+    await check(page, '/admin/dashboard', () => page.getByRole('table', { name: 'Daily figures' }).waitFor());
+    await check(page, '/admin/users', () => page.getByRole('table', { name: 'Users' }).waitFor());
     await check(page, '/gh', () => page.getByRole('list', { name: 'Repositories' }).waitFor());
     await context.close();
   });

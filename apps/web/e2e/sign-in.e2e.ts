@@ -24,7 +24,7 @@ describe('signing in with the code host', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     // ada is a product admin: the admin links whose pages exist are in her menu, and none that
     // would lead to the 404 page (the rest of the admin area comes with issue 21).
-    for (const admin of ['Installations', 'Blog', 'Style Guide']) {
+    for (const admin of ['Dashboard', 'Installations', 'Blog', 'Style Guide']) {
       expect(await page.getByRole('menuitem', { name: admin, exact: true }).isVisible()).toBe(true);
     }
     for (const unbuilt of ['Dashboard', 'Task Monitor']) {
@@ -67,7 +67,7 @@ describe('signing in with the code host', () => {
     for (const item of ['GitHub Profile', 'Repositories', 'Documentation', 'Settings', 'Logout']) {
       expect(await page.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
     }
-    for (const admin of ['Installations', 'Blog', 'Style Guide']) {
+    for (const admin of ['Dashboard', 'Installations', 'Blog', 'Style Guide']) {
       expect(await page.getByRole('menuitem', { name: admin, exact: true }).count()).toBe(0);
     }
     // bob belongs to one installation only: no installation switcher.
