@@ -15,25 +15,44 @@ const carol: AdminUser = {
   utm_source: 'newsletter',
 };
 const url = `/api/admin/user/${carol.user_id}/lead-info`;
+const event = (id: string, type: string, data: Record<string, unknown>) => ({
+  id,
+  lead_id: null,
+  user_id: carol.user_id,
+  type,
+  timestamp: '2026-11-02T09:00:00.000Z',
+  data,
+});
 
 describe('LeadInfoDialog', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
 
-  it('shows the fields, with keys ending in _at as dates', async () => {
-    stubApi((call) =>
-      call.url === url
-        ? [
-            200,
-            {
-              user_id: carol.user_id,
-              lead_id: 'lead-1',
-              fields: { utm_source: 'newsletter', first_seen_at: '2026-11-01T10:00:00.000Z', chat: 'x' },
-            },
-          ]
-        : [404, { detail: 'unexpected' }],
-    );
+  it('shows the fields, with keys ending in _at as dates, and recent tracked events', async () => {
+    stubApi((call) => {
+      if (call.url === url)
+        return [
+          200,
+          {
+            user_id: carol.user_id,
+            lead_id: 'lead-1',
+            fields: { utm_source: 'newsletter', first_seen_at: '2026-11-01T10:00:00.000Z', chat: 'x' },
+          },
+        ];
+      if (call.url === `/api/admin/user-sessions?user_id=${carol.user_id}&rows_per_page=20`)
+        return [
+          200,
+          {
+            count: 2,
+            events: [
+              event('e2', 'scroll', { percent: 40, target: 'window' }),
+              event('e1', 'page_view', { path: '/pricing', evil: { nested: true } }),
+            ],
+          },
+        ];
+      return [404, { detail: 'unexpected' }];
+    });
     renderSignedIn(<LeadInfoDialog user={carol} onClose={() => {}} />);
     const table = await screen.findByRole('table', { name: 'Lead information' });
     const row = (key: string) => within(table).getByRole('rowheader', { name: key }).closest('tr')!;
@@ -42,6 +61,12 @@ describe('LeadInfoDialog', () => {
       new Date('2026-11-01T10:00:00.000Z').toLocaleString(),
     );
     expect(within(row('lead_id')).getByRole('cell').textContent).toBe('lead-1');
+    const events = await screen.findByRole('table', { name: 'Recent tracked events' });
+    const rows = within(events).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      `${new Date('2026-11-02T09:00:00.000Z').toLocaleString()}scroll40% of window`,
+      `${new Date('2026-11-02T09:00:00.000Z').toLocaleString()}page_view/pricing`,
+    ]);
   });
 
   it('says when there is no lead information', async () => {

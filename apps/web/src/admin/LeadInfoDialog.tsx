@@ -12,6 +12,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { LEAD_INFO_EMPTY, LEAD_INFO_ERROR, type AdminUser } from '@tandem/shared';
 import { useLeadInfo } from './use-lead-info';
+import { UserSessionsList } from './UserSessionsList';
 
 /** Keys ending in _at are dates (platform §5); anything that does not parse is shown as sent. */
 export function leadValue(key: string, value: string): string {
@@ -53,6 +54,7 @@ export function LeadInfoDialog({ user, onClose }: { user: AdminUser | null; onCl
             </TableBody>
           </Table>
         ) : null}
+        {user ? <UserSessionsList userId={user.user_id} /> : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>

@@ -48,6 +48,7 @@ export const queryKeys = {
   adminDashboard: (days: number) => ['admin', 'dashboard', days] as const,
   adminUsers: (query: object) => ['admin', 'users', query] as const,
   adminLeadInfo: (userId: string) => ['admin', 'lead-info', userId] as const,
+  adminUserSessions: (userId: string) => ['admin', 'user-sessions', userId] as const,
 
   // Settings and billing.
   userSettings: ['settings', 'user'] as const,
