@@ -9,6 +9,9 @@ async function figure(page: Page, label: string): Promise<string> {
   const term = page.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) });
   return (await term.locator('xpath=following-sibling::dd[1]').textContent()) ?? '';
 }
+/** Waits for transitions to end: axe measures contrast mid-fade otherwise (a dialog opening). */
+const settled = (page: Page) =>
+  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 const number = (text: string) => Number(text.replace(/[^\d-]/g, ''));
 
 /**
@@ -110,6 +113,8 @@ describe('admin dashboard', () => {
     const firstSeen = (await value('first_seen_at').textContent()) ?? '';
     expect(firstSeen).not.toMatch(/T\d\d:\d\d/);
     expect(new Date(firstSeen).getFullYear()).toBeGreaterThan(2000);
+    await dialog.getByText(/^Recent tracked events|^Failed to load tracked sessions$/).waitFor();
+    await settled(page);
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
     await dialog.getByRole('button', { name: 'Close' }).click();
     await context.close();

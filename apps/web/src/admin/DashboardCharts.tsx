@@ -28,8 +28,13 @@ export function DashboardCharts({ dashboard }: { dashboard: AdminDashboard }) {
           skipAnimation
           xAxis={[{ scaleType: 'point', data: days }]}
           series={[
-            { data: dashboard.daily.map((d) => d.active_users), label: 'Active users' },
-            { data: dashboard.daily.map((d) => d.active_installations), label: 'Active installations' },
+            // Straight lines: a smoothed curve would dip below zero and between whole counts.
+            { data: dashboard.daily.map((d) => d.active_users), label: 'Active users', curve: 'linear' },
+            {
+              data: dashboard.daily.map((d) => d.active_installations),
+              label: 'Active installations',
+              curve: 'linear',
+            },
           ]}
         />
       </ChartCard>
