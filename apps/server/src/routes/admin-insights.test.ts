@@ -321,6 +321,16 @@ describe.each(testDatabaseKinds())('admin insights on %s', (kind) => {
     const none = adminModelUsageSchema.parse(await get('/api/admin/model-usage/no-such-model?days=7'));
     expect(none.totals.calls).toBe(0);
     expect(none.daily).toHaveLength(7);
+    // Self-hosted model keys hold a slash: encoded, they are one path segment.
+    const local = adminModelUsageSchema.parse(await get('/api/admin/model-usage/local%2Fllama?days=7'));
+    expect(local.model).toBe('local/llama');
+    for (const bad of ['days=1', 'days=']) {
+      const res = await app.server.inject({
+        url: `/api/admin/model-usage/claude-x?${bad}`,
+        headers: as(root),
+      });
+      expect(res.statusCode, bad).toBe(422);
+    }
   });
 
   it('lists and searches users, with the utm_source of their first lead', async () => {
