@@ -32,6 +32,8 @@ describe('admin dashboard', () => {
     // In-app navigation: a new page load would record another visit, without the campaign.
     await visitor.page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
     await visitor.page.waitForURL(/\/login$/);
+    // The login page is a lazy chunk: until it shows, the landing's link of the same name is there.
+    await visitor.page.getByRole('heading', { name: 'Sign in to Tandem' }).waitFor();
     await visitor.page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
     await visitor.page.getByRole('button', { name: 'Sign in as bob' }).click();
     await visitor.page.waitForURL(/\/agents$/);
@@ -117,6 +119,21 @@ describe('admin dashboard', () => {
     await settled(page);
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
     await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // Every repository across installations, from the dashboard.
+    await page.goto('/admin/dashboard');
+    await page.getByRole('link', { name: 'Repositories' }).click();
+    await page.waitForURL(/\/admin\/repositories$/);
+    const repositories = page.getByRole('search', { name: 'Search repositories' });
+    await repositories.getByLabel('Search by repository or installation').fill('playground');
+    await repositories.getByRole('button', { name: 'Search' }).click();
+    const playground = page
+      .getByRole('table', { name: 'Repositories' })
+      .getByRole('row')
+      .filter({ hasText: 'ada/playground' });
+    await playground.waitFor();
+    // At least the agent this test started.
+    expect(Number(await playground.getByRole('cell').nth(3).textContent())).toBeGreaterThan(0);
     await context.close();
   });
 });

@@ -24,6 +24,7 @@ const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const AdminInstallationsPage = lazy(() => import('./admin/AdminInstallationsPage'));
 const AdminDashboardPage = lazy(() => import('./admin/DashboardPage'));
 const AdminUsersPage = lazy(() => import('./admin/AdminUsersPage'));
+const AdminRepositoriesPage = lazy(() => import('./admin/AdminRepositoriesPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
 const RepositoryPage = lazy(() => import('./repos/RepositoryPage'));
@@ -95,6 +96,7 @@ const router = createBrowserRouter([
       { path: '/admin/installations', element: <AdminInstallationsPage /> },
       { path: '/admin/dashboard', element: <AdminDashboardPage /> },
       { path: '/admin/users', element: <AdminUsersPage /> },
+      { path: '/admin/repositories', element: <AdminRepositoriesPage /> },
       {
         path: '/admin/blog',
         element: signedIn(<AdminBlogPage />),

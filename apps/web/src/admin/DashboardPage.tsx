@@ -53,6 +53,9 @@ function Dashboard() {
           <Button component={RouterLink} to="/admin/installations" variant="outlined">
             Installations
           </Button>
+          <Button component={RouterLink} to="/admin/repositories" variant="outlined">
+            Repositories
+          </Button>
         </Stack>
       </Stack>
       <ToggleButtonGroup

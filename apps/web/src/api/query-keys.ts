@@ -49,6 +49,7 @@ export const queryKeys = {
   adminUsers: (query: object) => ['admin', 'users', query] as const,
   adminLeadInfo: (userId: string) => ['admin', 'lead-info', userId] as const,
   adminUserSessions: (userId: string) => ['admin', 'user-sessions', userId] as const,
+  adminRepositories: (query: object) => ['admin', 'repositories', query] as const,
 
   // Settings and billing.
   userSettings: ['settings', 'user'] as const,
