@@ -26,7 +26,9 @@ export function LeadInfoDialog({ user, onClose }: { user: AdminUser | null; onCl
   const info = useLeadInfo(user?.user_id ?? null);
   const fields = Object.entries(info.data?.fields ?? {});
   return (
-    <Dialog open={user !== null} onClose={onClose} fullWidth maxWidth="sm">
+    // The page scrolls, not the content: a scrolling content box would be a region keyboard users
+    // cannot reach (no focusable element in it).
+    <Dialog open={user !== null} onClose={onClose} fullWidth maxWidth="sm" scroll="body">
       <DialogTitle>Lead info{user ? ` for ${user.username}` : ''}</DialogTitle>
       <DialogContent>
         {info.isPending ? <CircularProgress aria-label="Loading lead information" /> : null}
