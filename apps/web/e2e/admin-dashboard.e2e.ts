@@ -86,6 +86,10 @@ describe('admin dashboard', () => {
     const models = page.getByRole('table', { name: 'Model spend' });
     await models.getByRole('cell', { name: 'scripted', exact: true }).waitFor();
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
+    // On a phone too, where the tables scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousA11yViolations(page), `${page.url()} (phone)`).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // The users table, linked from the dashboard, and bob's lead info.
     await page.getByRole('link', { name: 'Users' }).click();

@@ -48,7 +48,8 @@ function RepositoriesTable() {
       {list.isPending ? <PageSpinner /> : null}
       {list.data ? (
         <>
-          <TableContainer>
+          {/* Focusable: on a phone the table scrolls sideways, and keyboards must reach that too. */}
+          <TableContainer role="region" aria-label="Repositories, scrollable" tabIndex={0}>
             <Table size="small" aria-label="Repositories">
               <TableHead>
                 <TableRow>
