@@ -90,6 +90,13 @@ describe('admin dashboard', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await seriousA11yViolations(page), `${page.url()} (phone)`).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });
+    // And in the dark theme, charts included.
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await settled(page);
+    expect(await seriousA11yViolations(page), `${page.url()} (dark)`).toEqual([]);
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
 
     // The users table, linked from the dashboard, and bob's lead info.
     await page.getByRole('link', { name: 'Users' }).click();
