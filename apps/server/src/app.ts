@@ -46,6 +46,7 @@ import { settingsRoutes } from './routes/settings.js';
 import { billingRoutes } from './routes/billing.js';
 import { adminRoutes } from './routes/admin.js';
 import { adminTaskRoutes } from './routes/admin-tasks.js';
+import { adminInsightRoutes } from './routes/admin-insights.js';
 import type { BillingProvider } from './billing/billing-setup.js';
 import { AutoFill } from './services/billing/auto-fill.js';
 import { SessionService } from './services/sessions.js';
@@ -309,6 +310,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   billingRoutes(server, { db: database.db, billing: options.billing, autoFill, sunset });
   adminRoutes(server, { db: database.db, runner: options.runner });
   adminTaskRoutes(server, { db: database.db, runner: options.runner, webhooks });
+  adminInsightRoutes(server, { db: database.db });
 
   await blogRoutes(server, { db: database.db });
 

@@ -60,6 +60,11 @@ describe('accessibility (axe-core)', () => {
     );
     await check(page, '/admin/task_monitor', () => page.getByRole('table', { name: 'Tasks' }).waitFor());
     await check(page, '/admin/agents', () => page.getByRole('table', { name: 'Agents' }).waitFor());
+    await check(page, '/admin/dashboard', () => page.getByRole('table', { name: 'Daily figures' }).waitFor());
+    await check(page, '/admin/users', () => page.getByRole('table', { name: 'Users' }).waitFor());
+    await check(page, '/admin/repositories', () =>
+      page.getByRole('table', { name: 'Repositories' }).waitFor(),
+    );
     await check(page, '/gh', () => page.getByRole('list', { name: 'Repositories' }).waitFor());
     await context.close();
   });

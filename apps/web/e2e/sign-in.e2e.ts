@@ -22,13 +22,10 @@ describe('signing in with the code host', () => {
     expect(await crumbs.getByRole('link', { name: 'ada' }).getAttribute('href')).toBe('/gh');
 
     await page.getByRole('button', { name: 'Account menu' }).click();
-    // ada is a product admin: the admin links whose pages exist are in her menu, and none that
-    // would lead to the 404 page (the rest of the admin area comes with issue 21).
-    for (const admin of ['Task Monitor', 'Agents', 'Installations', 'Blog', 'Style Guide']) {
+    // ada is a product admin: every admin link of platform §2 is in her menu.
+    const adminLinks = ['Dashboard', 'Task Monitor', 'Agents', 'Installations', 'Blog', 'Style Guide'];
+    for (const admin of adminLinks) {
       expect(await page.getByRole('menuitem', { name: admin, exact: true }).isVisible()).toBe(true);
-    }
-    for (const unbuilt of ['Dashboard']) {
-      expect(await page.getByRole('menuitem', { name: unbuilt }).count()).toBe(0);
     }
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
@@ -67,7 +64,7 @@ describe('signing in with the code host', () => {
     for (const item of ['GitHub Profile', 'Repositories', 'Documentation', 'Settings', 'Logout']) {
       expect(await page.getByRole('menuitem', { name: item }).isVisible()).toBe(true);
     }
-    for (const admin of ['Task Monitor', 'Installations', 'Blog', 'Style Guide']) {
+    for (const admin of ['Dashboard', 'Task Monitor', 'Installations', 'Blog', 'Style Guide']) {
       expect(await page.getByRole('menuitem', { name: admin, exact: true }).count()).toBe(0);
     }
     // bob belongs to one installation only: no installation switcher.

@@ -24,6 +24,9 @@ const AdminBlogPage = lazy(() => import('./blog/AdminBlogPage'));
 const AdminInstallationsPage = lazy(() => import('./admin/AdminInstallationsPage'));
 const TaskMonitorPage = lazy(() => import('./admin/TaskMonitorPage'));
 const AdminAgentsPage = lazy(() => import('./admin/AdminAgentsPage'));
+const AdminDashboardPage = lazy(() => import('./admin/DashboardPage'));
+const AdminUsersPage = lazy(() => import('./admin/AdminUsersPage'));
+const AdminRepositoriesPage = lazy(() => import('./admin/AdminRepositoriesPage'));
 const RepositoriesPage = lazy(() => import('./repos/RepositoriesPage'));
 const AgentWorkspacePage = lazy(() => import('./agents/workspace/AgentWorkspacePage'));
 const RepositoryPage = lazy(() => import('./repos/RepositoryPage'));
@@ -95,6 +98,9 @@ const router = createBrowserRouter([
       { path: '/admin/installations', element: <AdminInstallationsPage /> },
       { path: '/admin/task_monitor', element: <TaskMonitorPage /> },
       { path: '/admin/agents', element: <AdminAgentsPage /> },
+      { path: '/admin/dashboard', element: <AdminDashboardPage /> },
+      { path: '/admin/users', element: <AdminUsersPage /> },
+      { path: '/admin/repositories', element: <AdminRepositoriesPage /> },
       {
         path: '/admin/blog',
         element: signedIn(<AdminBlogPage />),

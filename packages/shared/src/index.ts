@@ -31,3 +31,4 @@ export * from './api/repository-scripts.js';
 export * from './api/sunset.js';
 export * from './api/admin.js';
 export * from './api/admin-tasks.js';
+export * from './api/admin-insights.js';

@@ -236,6 +236,18 @@ const e2eScript = (previewPort: number) => ({
       steps: [{ delay_ms: 120_000, text: 'Thought it over.' }],
     },
     {
+      // The admin dashboard's test: one call of a known price ($1 per million input tokens, +19.5 %:
+      // 239 credits), so the credits spent figure moves by exactly that much.
+      match: 'count on the dashboard',
+      steps: [
+        {
+          text: 'Counted.',
+          tool_calls: [{ name: 'task_complete', args: { summary: 'Counted for the dashboard.' } }],
+          usage: { input: 2_000_000, cached: 0, output: 0, reasoning: 0 },
+        },
+      ],
+    },
+    {
       match: 'run a command',
       steps: [
         { tool_calls: [{ name: 'run_command', args: { command: 'echo from-the-shell' } }] },

@@ -49,6 +49,11 @@ export const queryKeys = {
   adminInstallations: (query: object) => ['admin', 'installations', query] as const,
   adminTasksAll: ['admin', 'tasks'] as const,
   adminTasks: (party: boolean, query: object) => ['admin', 'tasks', party ? 'party' : 'all', query] as const,
+  adminDashboard: (days: number) => ['admin', 'dashboard', days] as const,
+  adminUsers: (query: object) => ['admin', 'users', query] as const,
+  adminLeadInfo: (userId: string) => ['admin', 'lead-info', userId] as const,
+  adminUserSessions: (userId: string) => ['admin', 'user-sessions', userId] as const,
+  adminRepositories: (query: object) => ['admin', 'repositories', query] as const,
 
   // Settings and billing.
   userSettings: ['settings', 'user'] as const,

@@ -14,12 +14,9 @@ import { useClientConfig } from '../api/config';
 import { useActiveInstallation } from '../auth/active-installation';
 import { useLogout } from '../auth/current-user';
 
-/**
- * The admin links whose pages exist. Platform §2 also lists Dashboard (/admin/dashboard), Task
- * Monitor (/admin/task_monitor) and Agents (/admin/agents): they join this list when their pages
- * exist (issue 21), so no menu item leads to the 404 page.
- */
+/** The admin links of platform §2, in its order. */
 const ADMIN_LINKS = [
+  { to: '/admin/dashboard', label: 'Dashboard' },
   { to: '/admin/task_monitor', label: 'Task Monitor' },
   { to: '/admin/agents', label: 'Agents' },
   { to: '/admin/installations', label: 'Installations' },

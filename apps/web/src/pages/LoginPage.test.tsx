@@ -24,6 +24,15 @@ describe('LoginPage', () => {
     expect(signInHref(path)).toBe(expected);
   });
 
+  it('passes the tracked lead id along, so sign-in links the visit to the user', () => {
+    localStorage.setItem('lead_id', 'lead 9');
+    try {
+      expect(signInHref('/login')).toBe('/auth/github?return_uri=%2Fagents&lead_id=lead%209');
+    } finally {
+      localStorage.removeItem('lead_id');
+    }
+  });
+
   it('explains why an earlier sign-in came back without a session', () => {
     signInHref('/login?error=denied');
     expect(screen.getByRole('alert').textContent).toBe('Sign-in was cancelled on GitHub.');

@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
+import { storedLeadId } from '../tracking/stored-lead-id';
 import { githubSignInUrl } from './login-path';
 
 /** Why the code host sent the user back without a session (set by /auth/github/callback). */
@@ -25,7 +26,11 @@ export function LoginPage() {
         <Alert severity="error">{SIGN_IN_ERRORS[error] ?? 'Sign-in failed. Please try again.'}</Alert>
       ) : null}
       {/* A full navigation, not a client route: the server redirects to the code host. */}
-      <Button variant="contained" size="large" href={githubSignInUrl(params.get('returnUrl'))}>
+      <Button
+        variant="contained"
+        size="large"
+        href={githubSignInUrl(params.get('returnUrl'), storedLeadId())}
+      >
         Login with Github
       </Button>
     </Stack>

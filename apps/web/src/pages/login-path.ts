@@ -12,7 +12,11 @@ export function loginPath(returnUrl?: string): string {
     : '/login';
 }
 
-/** The server route that starts the code-host OAuth flow. */
-export function githubSignInUrl(returnUrl: string | null | undefined): string {
-  return `/auth/github?return_uri=${encodeURIComponent(safeReturnPath(returnUrl, '/agents'))}`;
+/**
+ * The server route that starts the code-host OAuth flow. With the tracked visitor's lead id, so the
+ * server links that lead to the user who signs in (it trusts only a lead this browser created).
+ */
+export function githubSignInUrl(returnUrl: string | null | undefined, leadId?: string | null): string {
+  const lead = leadId ? `&lead_id=${encodeURIComponent(leadId)}` : '';
+  return `/auth/github?return_uri=${encodeURIComponent(safeReturnPath(returnUrl, '/agents'))}${lead}`;
 }

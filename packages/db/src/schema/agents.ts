@@ -74,6 +74,12 @@ export const agents = pgTable(
     index('agents_installation_created_idx').on(t.installationId, t.archived, t.createdAt),
     index('agents_installation_active_idx').on(t.installationId, t.archived, t.lastActive),
     index('agents_creator_idx').on(t.creatorId, t.createdAt),
+    // The admin dashboard's agents started per day.
+    index('agents_created_idx').on(t.createdAt),
+    // A supervisor's sub-agents (list items' sub_agents, stopping them with it); few agents have one.
+    index('agents_supervisor_idx')
+      .on(t.supervisorId)
+      .where(sql`${t.supervisorId} is not null`),
     uniqueIndex('agents_repository_number_key').on(t.repositoryId, t.number),
   ],
 );
@@ -108,6 +114,13 @@ export const conversationItems = pgTable(
     index('conversation_items_commit_sha_idx')
       .on(sql`(${t.data} ->> 'commit_sha')`)
       .where(sql`${t.itemType} = 'commit'`),
+    // The admin dashboard: people's messages per day (active users) and errors per day.
+    index('conversation_items_people_time_idx')
+      .on(t.timestamp)
+      .where(sql`${t.userId} IS NOT NULL`),
+    index('conversation_items_errors_time_idx')
+      .on(t.timestamp)
+      .where(sql`${t.actionType} = 'ErrorEvent'`),
   ],
 );
 

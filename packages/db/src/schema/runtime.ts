@@ -47,6 +47,10 @@ export const spiceMessages = pgTable(
     index('spice_messages_fed_idx')
       .on(t.agentId, t.actionUuid)
       .where(sql`${t.actionUuid} IS NOT NULL`),
+    // Model calls by day (the admin dashboard's model spend): only model replies carry stats.
+    index('spice_messages_stats_time_idx')
+      .on(t.timestamp)
+      .where(sql`${t.responseStats} IS NOT NULL`),
   ],
 );
 
@@ -79,6 +83,8 @@ export const creditTransactions = pgTable(
     // The transactions page filters by kind (Agents, Invoices, Other) and pages by date.
     index('credit_transactions_installation_kind_idx').on(t.installationId, t.kind, t.createdAt),
     index('credit_transactions_agent_idx').on(t.agentId),
+    // Credits spent and bought per day across installations (the admin dashboard).
+    index('credit_transactions_kind_created_idx').on(t.kind, t.createdAt),
     // A paid invoice credits once, however often its webhook arrives.
     uniqueIndex('credit_transactions_invoice_key')
       .on(t.invoiceId)

@@ -18,13 +18,19 @@ export const demoRequests = pgTable(
 );
 
 /** A visitor we track anonymously (lead_id in local storage), with how they arrived. */
-export const leads = pgTable('leads', {
-  id: text('id').primaryKey(),
-  data: jsonb('data').$type<Record<string, string>>().notNull().default({}),
-  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
-});
+export const leads = pgTable(
+  'leads',
+  {
+    id: text('id').primaryKey(),
+    data: jsonb('data').$type<Record<string, string>>().notNull().default({}),
+    /** Set when the visitor signs in (GET /auth/github with lead_id) or visits while signed in. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  // A user's leads: the admin users table (utm_source) and lead info.
+  (t) => [index('leads_user_idx').on(t.userId, t.createdAt)],
+);
 
 /** Batches of page_view / scroll / end events, as the browser sent them. */
 export const sessionEvents = pgTable(
@@ -39,5 +45,9 @@ export const sessionEvents = pgTable(
     timestamp: timestamp('timestamp', { withTimezone: true, precision: 6 }).notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index('session_events_lead_idx').on(t.leadId, t.timestamp)],
+  (t) => [
+    index('session_events_lead_idx').on(t.leadId, t.timestamp),
+    // A user's tracked sessions (GET /api/admin/user-sessions).
+    index('session_events_user_idx').on(t.userId, t.timestamp),
+  ],
 );

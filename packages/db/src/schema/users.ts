@@ -19,7 +19,12 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_github_id_key').on(t.githubId), index('users_username_idx').on(t.username)],
+  (t) => [
+    uniqueIndex('users_github_id_key').on(t.githubId),
+    index('users_username_idx').on(t.username),
+    // New users per day (the admin dashboard).
+    index('users_created_idx').on(t.createdAt),
+  ],
 );
 
 /** Per-user preferences (platform §3 User settings) and the server-side copy of the active installation. */

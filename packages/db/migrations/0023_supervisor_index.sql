@@ -1,0 +1,1 @@
+CREATE INDEX "agents_supervisor_idx" ON "agents" USING btree ("supervisor_id") WHERE "agents"."supervisor_id" is not null;
