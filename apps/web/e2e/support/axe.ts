@@ -18,6 +18,16 @@ interface AxeViolation {
  * what to fix.
  */
 export async function seriousA11yViolations(page: Page, within?: string): Promise<string[]> {
+  // A fade or slide in progress blends colours, and axe would measure the blend's contrast: wait
+  // until finite animations end (spinners run forever and are left alone).
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout: 5_000 },
+  );
   // Evaluated through the DevTools protocol, which the page's script-src policy does not govern
   // (a <script> tag would be blocked by it, as it should be).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axeSource}\n;undefined`);
