@@ -30,3 +30,4 @@ export * from './api/billing-payments.js';
 export * from './api/repository-scripts.js';
 export * from './api/sunset.js';
 export * from './api/admin.js';
+export * from './api/party.js';
