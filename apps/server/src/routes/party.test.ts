@@ -56,7 +56,11 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
         expect(res.json().detail, call.url).toBe(PARTY_OFF_MESSAGE);
       }
       expect((await app.server.inject({ method: 'POST', url: '/api/party/new' })).statusCode).toBe(401);
-      const asMember = await app.server.inject({ method: 'POST', url: '/api/party/new', headers: as(member) });
+      const asMember = await app.server.inject({
+        method: 'POST',
+        url: '/api/party/new',
+        headers: as(member),
+      });
       expect(asMember.statusCode).toBe(403);
       const asAdmin = await app.server.inject({ method: 'POST', url: '/api/party/new', headers: as(root) });
       expect(asAdmin.statusCode).toBe(404);
@@ -103,9 +107,18 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
 
     it('starts the party agent on first use, owned by the installation admin, and keeps it', async () => {
       const party = await current();
-      expect(party).toMatchObject({ repo_name: 'acme/party', max_message_chars: 200, messages_per_minute: 2 });
+      expect(party).toMatchObject({
+        repo_name: 'acme/party',
+        max_message_chars: 200,
+        messages_per_minute: 2,
+      });
       const [row] = await app.database.db.select().from(agents).where(eq(agents.id, party.agent_id));
-      expect(row).toMatchObject({ purpose: 'party', installationId: 61, creatorId: carol.id, archived: false });
+      expect(row).toMatchObject({
+        purpose: 'party',
+        installationId: 61,
+        creatorId: carol.id,
+        archived: false,
+      });
       expect((app.runner as RecordingRunner).enqueued).toContain(party.agent_id);
       expect((await current()).agent_id).toBe(party.agent_id);
       // The bare path answers the same.
@@ -127,7 +140,10 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       expect((await current()).agent_id).toBe(fresh.agent_id);
       const rows = await app.database.db.select().from(agents).where(eq(agents.purpose, 'party'));
       expect(rows.find((r) => r.id === before.agent_id)?.archived).toBe(true);
-      expect(rows.find((r) => r.id === fresh.agent_id)).toMatchObject({ archived: false, creatorId: root.id });
+      expect(rows.find((r) => r.id === fresh.agent_id)).toMatchObject({
+        archived: false,
+        creatorId: root.id,
+      });
     });
 
     it("issues a read-only token that reads the party agent's feed and nothing else", async () => {
@@ -145,7 +161,9 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
         const read = await app.server.inject({ url, headers: bearer(token) });
         expect(read.statusCode, `${url}: ${read.body}`).toBe(200);
       }
-      const meta = (await app.server.inject({ url: `/api/agent/metadata?${q}`, headers: bearer(token) })).json();
+      const meta = (
+        await app.server.inject({ url: `/api/agent/metadata?${q}`, headers: bearer(token) })
+      ).json();
       expect(meta).toMatchObject({ id: party.agent_id, is_own: false });
       // Another agent, another API, any write: as if there were no credential at all.
       const other = `trajectory_id=${privateAgent}`;
@@ -153,7 +171,10 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
         { method: 'GET' as const, url: `/api/agent/metadata?${other}` },
         { method: 'GET' as const, url: `/api/agent/conversation?${other}` },
         { method: 'GET' as const, url: `/api/agent/latest-timestamp?${other}` },
-        { method: 'GET' as const, url: `/api/agent/file?${other}&repository_name=acme/secret&path=README.md` },
+        {
+          method: 'GET' as const,
+          url: `/api/agent/file?${other}&repository_name=acme/secret&path=README.md`,
+        },
         { method: 'GET' as const, url: '/api/agents' },
         { method: 'GET' as const, url: '/api/users/me' },
         { method: 'GET' as const, url: '/api/agents/status-counts' },
@@ -184,10 +205,16 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
 
     it('lets signed-in people read the party agent, but still not the private one', async () => {
       const party = await current();
-      const read = await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${party.agent_id}`, headers: as(mia) });
+      const read = await app.server.inject({
+        url: `/api/agent/metadata?trajectory_id=${party.agent_id}`,
+        headers: as(mia),
+      });
       expect(read.statusCode).toBe(200);
       expect(read.json().is_own).toBe(false);
-      const other = await app.server.inject({ url: `/api/agent/metadata?trajectory_id=${privateAgent}`, headers: as(mia) });
+      const other = await app.server.inject({
+        url: `/api/agent/metadata?trajectory_id=${privateAgent}`,
+        headers: as(mia),
+      });
       expect(other.statusCode).toBe(404);
       // Party files come from the party repository only, never the installation's other ones.
       const file = await app.server.inject({
@@ -230,7 +257,10 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       expect((await send({ message: 'x' })).statusCode).toBe(401);
 
       // Signed in: under their own name, whatever the body says.
-      const asMia = await send({ message: 'hi all', username: 'root' }, { headers: as(mia), remoteAddress: '10.0.0.2' });
+      const asMia = await send(
+        { message: 'hi all', username: 'root' },
+        { headers: as(mia), remoteAddress: '10.0.0.2' },
+      );
       expect(asMia.statusCode, asMia.body).toBe(200);
       const [miaItem] = await app.database.db
         .select()
@@ -279,7 +309,9 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       expect((await from(one, '10.1.0.2')).statusCode).toBe(200);
       const third = await from(one, '10.1.0.3');
       expect(third.statusCode).toBe(429);
-      expect(third.json().detail).toMatch(/^Slow down: the party agent takes 2 messages a minute from each visitor/);
+      expect(third.json().detail).toMatch(
+        /^Slow down: the party agent takes 2 messages a minute from each visitor/,
+      );
       expect(third.json().retry_after_seconds).toBeGreaterThan(0);
       // Many visitors from one address: the per-IP limit (5), counted only for messages let through.
       const ip = '10.2.0.1';
@@ -320,7 +352,10 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
 
     it('refuses messages while the installation is banned', async () => {
       const guest = await visitor(app);
-      await app.database.db.update(installations).set({ bannedAt: new Date() }).where(eq(installations.id, 61));
+      await app.database.db
+        .update(installations)
+        .set({ bannedAt: new Date() })
+        .where(eq(installations.id, 61));
       try {
         const res = await app.server.inject({
           method: 'POST',
@@ -336,7 +371,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       }
     });
 
-    it("stops at the daily credit cap of the party agents until the next UTC day", async () => {
+    it('stops at the daily credit cap of the party agents until the next UTC day', async () => {
       const party = await current();
       const guest = await visitor(app);
       const send = (ip: string) =>

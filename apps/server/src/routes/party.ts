@@ -49,7 +49,10 @@ export function partyRoutes(
     if (!deps.party) throw notFound(PARTY_OFF_MESSAGE);
     return deps.party;
   };
-  const describe = (party: CurrentPartyAgent, current: { agent: AgentRow; repoName: string }): PartyAgent => ({
+  const describe = (
+    party: CurrentPartyAgent,
+    current: { agent: AgentRow; repoName: string },
+  ): PartyAgent => ({
     agent_id: current.agent.id,
     repo_name: current.repoName,
     title: current.agent.title,

@@ -18,7 +18,6 @@ import { openPreview } from '../services/previews.js';
 export const PREVIEWS_OFF =
   'Previews are not configured on this server. Set TANDEM_PREVIEW_URL to a wildcard domain.';
 
-
 const forwardParamsSchema = z.object({
   subdomain: z.string().regex(SUBDOMAIN_LABEL, 'Preview not found'),
   '*': z.string().optional(),

@@ -42,6 +42,10 @@ export const queryKeys = {
 
   repositoryScripts: (fullName: string) => ['repository', fullName.toLowerCase(), 'scripts'] as const,
 
+  // The public party agent (/party) and its read-only token for anonymous visitors.
+  party: ['party'] as const,
+  partyToken: ['party', 'token'] as const,
+
   // The admin area.
   adminInstallationsAll: ['admin', 'installations'] as const,
   adminInstallations: (query: object) => ['admin', 'installations', query] as const,

@@ -38,7 +38,9 @@ export const leadIdSchema = z.string().uuid('Invalid visitor id');
 
 /** POST /api/party/message: the agent message payload (workspace §7) plus the sender's lead id. */
 export const partyMessageSchema = z.object({
-  message: userText(z.string().max(PARTY_MESSAGE_HARD_MAX_CHARS, partyTooLongMessage(PARTY_MESSAGE_HARD_MAX_CHARS))),
+  message: userText(
+    z.string().max(PARTY_MESSAGE_HARD_MAX_CHARS, partyTooLongMessage(PARTY_MESSAGE_HARD_MAX_CHARS)),
+  ),
   images: z.array(imageAttachmentSchema).max(0, PARTY_IMAGES_MESSAGE).default([]),
   comments: z.array(reviewCommentSchema).max(0, PARTY_IMAGES_MESSAGE).default([]),
   /** Anonymous senders only; a signed-in sender is known by their session. */

@@ -59,7 +59,8 @@ export async function loadAgentAccess(
     .where(eq(agents.id, agentId))
     .limit(1);
   // Someone else's agent is indistinguishable from a missing one.
-  if (!row || !mayView(viewer, { ...row, creatorId: row.agent.creatorId, purpose: row.agent.purpose })) throw notFound('Agent not found');
+  if (!row || !mayView(viewer, { ...row, creatorId: row.agent.creatorId, purpose: row.agent.purpose }))
+    throw notFound('Agent not found');
   return { agent: row.agent, member: row.member !== null };
 }
 

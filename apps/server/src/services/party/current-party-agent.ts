@@ -41,7 +41,9 @@ export class CurrentPartyAgent {
   }
 
   /** Starts a fresh party agent (archiving the current one); `creator` null: see startPartyAgent. */
-  async start(creator: { id: string; username: string } | null): Promise<{ agent: AgentRow; repoName: string }> {
+  async start(
+    creator: { id: string; username: string } | null,
+  ): Promise<{ agent: AgentRow; repoName: string }> {
     const { db, settings } = this.deps;
     this.deps.sunset.requireNewAgents();
     const { agentId } = await startPartyAgent(db, settings, this.deps.models, creator, (installationId) =>

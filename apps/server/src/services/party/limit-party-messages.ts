@@ -22,7 +22,9 @@ export class PartyMessageLimiter {
    * Records one message for every key when each is under its limit and returns null; otherwise
    * records nothing and returns the first limit hit with the milliseconds until it frees up.
    */
-  take<K extends string>(limits: { scope: K; key: string; max: number }[]): { scope: K; retryMs: number } | null {
+  take<K extends string>(
+    limits: { scope: K; key: string; max: number }[],
+  ): { scope: K; retryMs: number } | null {
     const now = this.now();
     if (++this.calls % 1000 === 0) this.sweep(now);
     for (const limit of limits) {

@@ -16,8 +16,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * operator's account pays and answers for the party anyway.
  */
 export type PartySender =
-  | { kind: 'user'; userId: string; username: string }
-  | { kind: 'visitor'; leadId: string; username: string };
+  { kind: 'user'; userId: string; username: string } | { kind: 'visitor'; leadId: string; username: string };
 
 /** 422 for an empty message or one over the operator's cap (TANDEM_PARTY_MAX_MESSAGE_CHARS). */
 export function checkPartyMessage(message: string, settings: Pick<PartySettings, 'maxMessageChars'>): void {

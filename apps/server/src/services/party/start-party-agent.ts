@@ -23,7 +23,10 @@ interface ModelChoices {
  * Who a lazily started party agent belongs to when no admin asked for it: the earliest admin of
  * the installation that owns the repository (it pays), else the earliest product admin.
  */
-async function defaultCreator(db: Db, installationId: number): Promise<{ id: string; username: string } | undefined> {
+async function defaultCreator(
+  db: Db,
+  installationId: number,
+): Promise<{ id: string; username: string } | undefined> {
   const [installationAdmin] = await db
     .select({ id: users.id, username: users.username })
     .from(memberships)
@@ -84,7 +87,10 @@ export async function startPartyAgent(
   try {
     model = models.resolve(settings.model ?? repo.defaultModel, true);
   } catch {
-    throw new AppError('unavailable', `The party agent's model "${settings.model ?? repo.defaultModel}" is not offered here.`);
+    throw new AppError(
+      'unavailable',
+      `The party agent's model "${settings.model ?? repo.defaultModel}" is not offered here.`,
+    );
   }
   const { agentId } = await insertAgent(db, {
     repositoryId: repo.id,
@@ -101,8 +107,6 @@ export async function startPartyAgent(
   await db
     .update(agents)
     .set({ archived: true })
-    .where(
-      and(eq(agents.purpose, PARTY_PURPOSE), eq(agents.repositoryId, repo.id), ne(agents.id, agentId)),
-    );
+    .where(and(eq(agents.purpose, PARTY_PURPOSE), eq(agents.repositoryId, repo.id), ne(agents.id, agentId)));
   return { agentId, repoName: repo.fullName };
 }
