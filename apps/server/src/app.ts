@@ -293,6 +293,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         models: modelChoices(config.models),
         sunset,
         enqueue,
+        interrupt: (agentId) => options.runner.interrupt(agentId),
       })
     : null;
   previewRoutes(server, {

@@ -88,9 +88,18 @@ describe('the party agent', () => {
       const adminFeed = admin.page.getByRole('log', { name: 'Conversation' });
       await adminFeed.getByTestId('feed-message').filter({ hasText: 'Hello party' }).waitFor();
       await admin.page.getByRole('button', { name: 'Start a new party agent' }).click();
+      const confirm = admin.page.getByRole('dialog', { name: 'Start a new party agent?' });
+      await confirm.waitFor();
+      expect(await seriousA11yViolations(admin.page)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Start', exact: true }).click();
       await adminFeed.getByTestId('feed-message').filter({ hasText: 'Welcome to the party!' }).waitFor();
       await expect.poll(() => adminFeed.getByText('Hello party').count()).toBe(0);
       expect(await seriousA11yViolations(admin.page)).toEqual([]);
+      // The visitor's page follows to the fresh agent (with a token for it) within its 15 s poll.
+      await expect
+        .poll(() => feed.getByText('Hello party').count(), { timeout: 30_000, interval: 1000 })
+        .toBe(0);
+      await feed.getByTestId('feed-message').filter({ hasText: 'Welcome to the party!' }).waitFor();
     },
   );
 });

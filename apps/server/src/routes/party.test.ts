@@ -140,6 +140,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       expect((await current()).agent_id).toBe(fresh.agent_id);
       const rows = await app.database.db.select().from(agents).where(eq(agents.purpose, 'party'));
       expect(rows.find((r) => r.id === before.agent_id)?.archived).toBe(true);
+      expect((app.runner as RecordingRunner).interrupted).toContain(before.agent_id);
       expect(rows.find((r) => r.id === fresh.agent_id)).toMatchObject({
         archived: false,
         creatorId: root.id,

@@ -44,7 +44,8 @@ export const queryKeys = {
 
   // The public party agent (/party) and its read-only token for anonymous visitors.
   party: ['party'] as const,
-  partyToken: ['party', 'token'] as const,
+  /** Per agent: a token names one party agent, so a fresh party agent needs a fresh token. */
+  partyToken: (agentId: string) => ['party', 'token', agentId] as const,
 
   // The admin area.
   adminInstallationsAll: ['admin', 'installations'] as const,

@@ -25,6 +25,7 @@ import { usePartyToken } from './use-party-token';
 import { useSendPartyMessage } from './use-send-party-message';
 import { useStartPartyAgent } from './use-start-party-agent';
 import { useWhatsThis, WhatsThisDialog } from './WhatsThisDialog';
+import { StartPartyDialog } from './StartPartyDialog';
 
 function Centered(props: { children: React.ReactNode }) {
   return <Box sx={{ display: 'flex', justifyContent: 'center', py: 8, px: 2 }}>{props.children}</Box>;
@@ -85,7 +86,7 @@ function PartyWorkspaceView(props: {
   userId: string | null;
 }) {
   const { party, signedIn, admin, userId } = props;
-  const token = usePartyToken(!signedIn);
+  const token = usePartyToken(party.agent_id, !signedIn);
   const headers = useMemo(
     () => (token.data ? { authorization: `Bearer ${token.data.auth_token}` } : undefined),
     [token.data],
@@ -94,6 +95,7 @@ function PartyWorkspaceView(props: {
   const sender = useSendPartyMessage({ signedIn, onLead: setLead });
   const start = useStartPartyAgent();
   const whatsThis = useWhatsThis();
+  const [confirming, setConfirming] = useState(false);
 
   // Workspace §6: a visitor's own messages are theirs by lead (shown as 'anon-' and 6
   // characters); a signed-in viewer's by user id, except visitors' messages, which the server
@@ -154,7 +156,7 @@ function PartyWorkspaceView(props: {
             variant="outlined"
             startIcon={start.isPending ? <CircularProgress size={16} /> : <RestartAltIcon />}
             disabled={start.isPending}
-            onClick={() => start.mutate()}
+            onClick={() => setConfirming(true)}
           >
             Start a new party agent
           </Button>
@@ -170,6 +172,14 @@ function PartyWorkspaceView(props: {
           <AgentWorkspacePage party={workspace} />
         </ReaderHeadersContext.Provider>
       </Box>
+      <StartPartyDialog
+        open={confirming}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          start.mutate();
+        }}
+      />
       <WhatsThisDialog
         open={whatsThis.open}
         onClose={whatsThis.hide}

@@ -24,6 +24,8 @@ export class CurrentPartyAgent {
       models: ModelChoices;
       sunset: SunsetGate;
       enqueue: (agentId: string) => void;
+      /** Stops a replaced party agent's run (it is archived): nobody talks to it any more. */
+      interrupt: (agentId: string) => Promise<void>;
     },
   ) {}
 
@@ -46,10 +48,12 @@ export class CurrentPartyAgent {
   ): Promise<{ agent: AgentRow; repoName: string }> {
     const { db, settings } = this.deps;
     this.deps.sunset.requireNewAgents();
+    const before = await findPartyAgent(db, settings.repo);
     const { agentId } = await startPartyAgent(db, settings, this.deps.models, creator, (installationId) =>
       requireCredits(db, installationId),
     );
     this.deps.enqueue(agentId);
+    if (before) await this.deps.interrupt(before.agent.id);
     const current = await findPartyAgent(db, settings.repo);
     if (!current) throw new Error(`party agent ${agentId} vanished right after it was started`);
     return current;
