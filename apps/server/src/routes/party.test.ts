@@ -5,68 +5,19 @@ import {
   INSTALLATION_BANNED_MESSAGE,
   PARTY_DAILY_CAP_MESSAGE,
   PARTY_LEAD_MESSAGE,
-  PARTY_OFF_MESSAGE,
   partyAgentSchema,
   partyTooLongMessage,
-  SUNSET_NO_MESSAGES,
-  type Sunset,
 } from '@tandem/shared';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LEAD_COOKIE } from '../auth/lead-cookie.js';
-import type { PartySettings } from '../config/party.js';
 import { insertAgent } from '../services/agents/insert-agent.js';
+import { as, PARTY_TEST_SETTINGS as settings, partyVisitor } from '../testing/party.js';
 import { useTestApp, type RecordingRunner, type TestApp, type TestUser } from '../testing/test-app.js';
 
-const settings: PartySettings = {
-  repo: 'acme/party',
-  model: null,
-  dailyCredits: 50,
-  messagesPerMinute: 2,
-  ipMessagesPerMinute: 5,
-  maxMessageChars: 200,
-};
-const as = (user?: TestUser) => (user ? { authorization: `Bearer ${user.token}` } : {});
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** A visitor as the browser is one: a lead from track-visit and its signed cookie. */
-async function visitor(app: TestApp) {
-  const res = await app.server.inject({ method: 'POST', url: '/api/track-visit', payload: {} });
-  const leadId = res.json().lead_id as string;
-  const cookie = res.cookies.find((c) => c.name === LEAD_COOKIE)!.value;
-  return { leadId, cookies: { [LEAD_COOKIE]: cookie } };
-}
-
-/** The public party agent (platform §2, §6, §7; issue 21). */
+/** The public party agent (platform §2, §6, §7; issue 21); without it and in sunset mode: party-off.test.ts. */
 describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
-  describe('when the operator set no TANDEM_PARTY_REPO', () => {
-    const testApp = useTestApp(kind);
-
-    it('answers 404 with a clear message everywhere, and /new still needs an admin', async () => {
-      const app = testApp();
-      const root = await app.signIn({ username: 'root', admin: true });
-      const member = await app.signIn({ username: 'mia' });
-      for (const call of [
-        { method: 'GET' as const, url: '/api/party/' },
-        { method: 'GET' as const, url: '/api/temp-auth-token?party=true' },
-        { method: 'POST' as const, url: '/api/party/message', payload: { message: 'hi' } },
-      ]) {
-        const res = await app.server.inject(call);
-        expect(res.statusCode, call.url).toBe(404);
-        expect(res.json().detail, call.url).toBe(PARTY_OFF_MESSAGE);
-      }
-      expect((await app.server.inject({ method: 'POST', url: '/api/party/new' })).statusCode).toBe(401);
-      const asMember = await app.server.inject({
-        method: 'POST',
-        url: '/api/party/new',
-        headers: as(member),
-      });
-      expect(asMember.statusCode).toBe(403);
-      const asAdmin = await app.server.inject({ method: 'POST', url: '/api/party/new', headers: as(root) });
-      expect(asAdmin.statusCode).toBe(404);
-    });
-  });
-
   describe('on acme/party', () => {
     const testApp = useTestApp(kind, { party: settings });
     let app: TestApp;
@@ -227,7 +178,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
 
     it("stores visitors' messages under 'anon-' names from their own lead, never another's", async () => {
       const party = await current();
-      const guest = await visitor(app);
+      const guest = await partyVisitor(app);
       const send = (payload: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
         app.server.inject({ method: 'POST', url: '/api/party/message', payload, ...extra });
       const ok = await send(
@@ -249,7 +200,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       expect((app.runner as RecordingRunner).enqueued.at(-1)).toBe(party.agent_id);
 
       // Someone else's lead (no cookie for it), a made-up one, none at all.
-      const other = await visitor(app);
+      const other = await partyVisitor(app);
       const stolen = await send({ message: 'as them', lead_id: other.leadId }, { cookies: guest.cookies });
       expect(stolen.statusCode).toBe(403);
       expect(stolen.json().detail).toBe(PARTY_LEAD_MESSAGE);
@@ -272,7 +223,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
     });
 
     it('caps sizes: long messages 422, huge bodies 413, images refused', async () => {
-      const guest = await visitor(app);
+      const guest = await partyVisitor(app);
       const send = (payload: unknown) =>
         app.server.inject({
           method: 'POST',
@@ -297,7 +248,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
     });
 
     it('limits messages per visitor and per IP, with a clear 429', async () => {
-      const from = (guest: Awaited<ReturnType<typeof visitor>>, ip: string) =>
+      const from = (guest: Awaited<ReturnType<typeof partyVisitor>>, ip: string) =>
         app.server.inject({
           method: 'POST',
           url: '/api/party/message',
@@ -305,7 +256,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
           cookies: guest.cookies,
           remoteAddress: ip,
         });
-      const one = await visitor(app);
+      const one = await partyVisitor(app);
       expect((await from(one, '10.1.0.1')).statusCode).toBe(200);
       expect((await from(one, '10.1.0.2')).statusCode).toBe(200);
       const third = await from(one, '10.1.0.3');
@@ -316,8 +267,8 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       expect(third.json().retry_after_seconds).toBeGreaterThan(0);
       // Many visitors from one address: the per-IP limit (5), counted only for messages let through.
       const ip = '10.2.0.1';
-      for (let i = 0; i < 5; i++) expect((await from(await visitor(app), ip)).statusCode).toBe(200);
-      const sixth = await from(await visitor(app), ip);
+      for (let i = 0; i < 5; i++) expect((await from(await partyVisitor(app), ip)).statusCode).toBe(200);
+      const sixth = await from(await partyVisitor(app), ip);
       expect(sixth.statusCode).toBe(429);
       expect(sixth.json().detail).toMatch(/from each network address/);
       // Signed-in senders count per user; product admins are not limited.
@@ -352,7 +303,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
     });
 
     it('refuses messages while the installation is banned', async () => {
-      const guest = await visitor(app);
+      const guest = await partyVisitor(app);
       await app.database.db
         .update(installations)
         .set({ bannedAt: new Date() })
@@ -374,7 +325,7 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
 
     it('stops at the daily credit cap of the party agents until the next UTC day', async () => {
       const party = await current();
-      const guest = await visitor(app);
+      const guest = await partyVisitor(app);
       const send = (ip: string) =>
         app.server.inject({
           method: 'POST',
@@ -424,35 +375,6 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
         .from(conversationItems)
         .where(and(eq(conversationItems.agentId, party.agent_id), eq(conversationItems.itemType, 'message')));
       expect(stored.filter((i) => i.data.message === 'still there?')).toHaveLength(1);
-    });
-  });
-
-  describe('after the sunset last day', () => {
-    const ended: Sunset = {
-      last_day: new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10),
-      shutdown_day: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
-      credits_buyable: false,
-      refund_note: 'Unused credits will be refunded.',
-    };
-    const testApp = useTestApp(kind, { party: settings, sunset: ended });
-
-    it('takes no party messages and starts no party agent', async () => {
-      const app = testApp();
-      await app.signIn({
-        username: 'carol',
-        installations: [{ id: 71, name: 'acme', role: 'admin', repos: ['acme/party'] }],
-      });
-      const guest = await visitor(app);
-      const res = await app.server.inject({
-        method: 'POST',
-        url: '/api/party/message',
-        payload: { message: 'hello', lead_id: guest.leadId },
-        cookies: guest.cookies,
-      });
-      expect(res.statusCode).toBe(403);
-      expect(res.json().detail).toBe(SUNSET_NO_MESSAGES);
-      expect((await app.server.inject({ url: '/api/party/' })).statusCode).toBe(403);
-      expect(await app.database.db.select().from(agents)).toEqual([]);
     });
   });
 });
