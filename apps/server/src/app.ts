@@ -47,6 +47,9 @@ import { billingRoutes } from './routes/billing.js';
 import { adminRoutes } from './routes/admin.js';
 import { adminTaskRoutes } from './routes/admin-tasks.js';
 import { adminInsightRoutes } from './routes/admin-insights.js';
+import { partyRoutes } from './routes/party.js';
+import { PartyTokens } from './auth/party-reader.js';
+import { CurrentPartyAgent } from './services/party/current-party-agent.js';
 import type { BillingProvider } from './billing/billing-setup.js';
 import { AutoFill } from './services/billing/auto-fill.js';
 import { SessionService } from './services/sessions.js';
@@ -56,7 +59,7 @@ import { serverVersion } from './version.js';
 
 export interface AppOptions {
   config: Pick<Config, 'publicUrl' | 'sessionDays' | 'webDist' | 'admins' | 'site' | 'models'> &
-    Partial<Pick<Config, 'previewUrl' | 'trustedProxies' | 'rateLimits' | 'sunset'>>;
+    Partial<Pick<Config, 'previewUrl' | 'trustedProxies' | 'rateLimits' | 'sunset' | 'party'>>;
   database: Database;
   secretKey: string;
   logger: Logger;
@@ -205,7 +208,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   const secureCookies = config.publicUrl?.startsWith('https://') ?? false;
-  registerAuthentication(server, sessions, { publicUrl: config.publicUrl });
+  const partyTokens = new PartyTokens(options.secretKey);
+  registerAuthentication(server, sessions, { publicUrl: config.publicUrl, partyTokens });
 
   healthRoutes(server, { database, version: serverVersion(), sandbox: options.sandbox ?? 'not started' });
   userRoutes(server, { db: database.db });
@@ -283,7 +287,24 @@ export async function buildApp(options: AppOptions): Promise<App> {
     reader: { webUrl: gateway.webUrl, installationClient: (id) => gateway.installationClient(id) },
   });
   userAssetRoutes(server, { db: database.db });
-  previewRoutes(server, { db: database.db, settings: previewSettings, tokens: previewTokens });
+  const enqueue = (agentId: string) => options.runner.enqueue(agentId);
+  const party = config.party
+    ? new CurrentPartyAgent({
+        db: database.db,
+        settings: config.party,
+        models: modelChoices(config.models),
+        sunset,
+        enqueue,
+        interrupt: (agentId) => options.runner.interrupt(agentId),
+      })
+    : null;
+  previewRoutes(server, {
+    db: database.db,
+    settings: previewSettings,
+    tokens: previewTokens,
+    partyToken: party ? async () => partyTokens.sign((await party.get()).agent.id) : undefined,
+  });
+  partyRoutes(server, { db: database.db, party, sunset, enqueue });
   secretRoutes(server, { db: database.db, secretBox, access });
   repositoryRoutes(server, { db: database.db, access, models: config.models });
   scriptRoutes(server, {

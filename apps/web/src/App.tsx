@@ -37,6 +37,7 @@ const RepositoryLogTab = lazy(() => import('./repos/logs/RepositoryLogTab'));
 const LogRedirectPage = lazy(() => import('./repos/logs/LogRedirectPage'));
 const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 const TransactionsPage = lazy(() => import('./billing/TransactionsPage'));
+const PartyPage = lazy(() => import('./party/PartyPage'));
 
 /** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
 const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
@@ -89,6 +90,8 @@ const router = createBrowserRouter([
       { path: '/repo/:owner/:repo', element: signedIn(<RepoRedirect tab="settings" />) },
       { path: '/repo/:owner/:repo/logs', element: signedIn(<RepoRedirect tab="logs" />) },
       { path: '/log/:logId', element: signedIn(<LogRedirectPage />) },
+      // Public (platform §6): anonymous visitors chat with the party agent too.
+      { path: '/party', element: <PartyPage /> },
       { path: '/team', element: <TeamPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/styleguide', element: <StyleguidePage /> },

@@ -32,3 +32,4 @@ export * from './api/sunset.js';
 export * from './api/admin.js';
 export * from './api/admin-tasks.js';
 export * from './api/admin-insights.js';
+export * from './api/party.js';

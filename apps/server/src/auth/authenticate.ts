@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CSRF_HEADER, SESSION_COOKIE } from '@tandem/shared';
 import { AppError, unauthorized } from '../errors/app-error.js';
 import type { AuthenticatedUser, SessionService } from '../services/sessions.js';
+import type { PartyTokens } from './party-reader.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,10 +22,11 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function registerAuthentication(
   app: FastifyInstance,
   sessions: SessionService,
-  options: { publicUrl?: string | undefined } = {},
+  options: { publicUrl?: string | undefined; partyTokens?: PartyTokens | undefined } = {},
 ): void {
   app.decorateRequest('user', undefined);
   app.decorateRequest('authSource', undefined);
+  app.decorateRequest('partyAgentId', undefined);
 
   app.addHook('preHandler', async (request) => {
     const bearer = bearerToken(request);
@@ -32,6 +34,8 @@ export function registerAuthentication(
     if (bearer) {
       request.user = await sessions.resolve(bearer);
       request.authSource = request.user ? 'bearer' : undefined;
+      // Not a session: maybe the party page's read-only token (auth/party-reader.ts).
+      if (!request.user && options.partyTokens) request.partyAgentId = options.partyTokens.agentOf(bearer);
       return;
     }
     if (!cookie) return;

@@ -7,8 +7,13 @@ const ISSUER = 'tandem';
  * cookie) can be asked for by code the agent wrote, so it has its own key and audience and never
  * passes as a session token, nor the reverse.
  */
-export type TokenPurpose = 'session' | 'preview';
-const AUDIENCES: Record<TokenPurpose, string> = { session: 'tandem-api', preview: 'tandem-preview' };
+export type TokenPurpose = 'session' | 'preview' | 'party';
+const AUDIENCES: Record<TokenPurpose, string> = {
+  session: 'tandem-api',
+  preview: 'tandem-preview',
+  // The party page's read-only token (auth/party-reader.ts): names one agent, never a user.
+  party: 'tandem-party',
+};
 
 export interface SessionClaims {
   userId: string;

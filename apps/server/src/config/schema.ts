@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { parseSunset, sunsetEnv } from './sunset.js';
+import { parseParty, partyEnv, type PartySettings } from './party.js';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 const optionalString = z
@@ -127,6 +128,7 @@ export const envSchema = z.object({
   TANDEM_CLOUD_HOST: z.string().trim().min(1).default('the operator of this Tandem installation'),
   TANDEM_MODEL_PROVIDERS: z.string().trim().min(1).default('Anthropic,OpenAI'),
   ...sunsetEnv,
+  ...partyEnv,
   ANTHROPIC_API_KEY: optionalString,
   OPENAI_API_KEY: optionalString,
   GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
@@ -189,6 +191,8 @@ export interface Config {
   site: SiteConfig;
   /** Sunset mode (DESIGN.md §9); null when the deployment is not winding down. */
   sunset: Sunset | null;
+  /** The public party agent (TANDEM_PARTY_*); null when the deployment has none. */
+  party: PartySettings | null;
   models: ModelsConfig;
   agents: AgentsConfig;
   /**
@@ -309,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     },
     previewUrl: previewUrlTemplate(e),
     sunset,
+    party: parseParty(e),
     site: {
       discordUrl: e.TANDEM_DISCORD_URL ?? null,
       supportEmail: e.TANDEM_SUPPORT_EMAIL,

@@ -81,7 +81,18 @@ describe.each(testDatabaseKinds())('hostile input on every route (%s)', (kind) =
 
   beforeAll(async () => {
     // A real local code host: routes that read repositories get real answers, not a dead address.
-    app = await createTestApp(kind, { codeHost: true });
+    // The party agent on: its public routes take hostile input from anyone.
+    app = await createTestApp(kind, {
+      codeHost: true,
+      party: {
+        repo: 'acme/webapp',
+        model: null,
+        dailyCredits: 500,
+        messagesPerMinute: 6,
+        ipMessagesPerMinute: 20,
+        maxMessageChars: 4000,
+      },
+    });
     app.server.addHook('onError', async (request, _reply, error) => {
       errors.set(
         request.id,

@@ -19,6 +19,7 @@ import {
 } from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
+import { requireAnyReader, requireReader } from '../auth/party-reader.js';
 import type { AgentRunner } from '@tandem/agent';
 import type { ModelsConfig } from '../config/schema.js';
 import { AppError } from '../errors/app-error.js';
@@ -146,13 +147,16 @@ export function agentRoutes(
   });
 
   app.get('/api/agent/metadata', async (request) => {
+    requireAnyReader(request);
     const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
-    return agentMetadata(db, requireUser(request), trajectory_id);
+    // The three reads of the feed also open to the party page's token (auth/party-reader.ts).
+    return agentMetadata(db, requireReader(request, trajectory_id), trajectory_id);
   });
 
   app.get('/api/agent/conversation', async (request) => {
-    const viewer = requireUser(request);
+    requireAnyReader(request);
     const query = parseRequest(conversationQuerySchema, request.query, 'query');
+    const viewer = requireReader(request, query.trajectory_id);
     // Read before the items: the page's latest_timestamp is then never newer than what it holds.
     const agent = await loadAgent(db, viewer, query.trajectory_id);
     const page = {
@@ -172,8 +176,9 @@ export function agentRoutes(
 
   // The polls every open tab makes every 2.5–3 s: successful answers are not worth a log line each.
   app.get('/api/agent/latest-timestamp', { logLevel: 'warn' }, async (request) => {
+    requireAnyReader(request);
     const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
-    return latestTimestamp(db, pollCache, requireUser(request), trajectory_id);
+    return latestTimestamp(db, pollCache, requireReader(request, trajectory_id), trajectory_id);
   });
 
   app.post('/api/agent/update-title', async (request) => {

@@ -1,21 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '@tandem/db';
-import { PREVIEW_TOKEN_TTL_MS, previewRequestSchema, SUBDOMAIN_LABEL } from '@tandem/shared';
+import {
+  PARTY_OFF_MESSAGE,
+  partyTokenQuerySchema,
+  PREVIEW_TOKEN_TTL_MS,
+  previewRequestSchema,
+  SUBDOMAIN_LABEL,
+} from '@tandem/shared';
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError, notFound } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
 import type { PreviewSettings } from '../previews/preview-settings.js';
 import { openPreview } from '../services/previews.js';
 
 export const PREVIEWS_OFF =
   'Previews are not configured on this server. Set TANDEM_PREVIEW_URL to a wildcard domain.';
-
-const tempTokenQuerySchema = z.object({
-  /** The party page asks with party=true; it is answered the same way until that page exists. */
-  party: z.enum(['true', 'false']).optional(),
-});
 
 const forwardParamsSchema = z.object({
   subdomain: z.string().regex(SUBDOMAIN_LABEL, 'Preview not found'),
@@ -25,7 +26,16 @@ const forwardParamsSchema = z.object({
 /** Previews of agents' ports: the registry, the preview token, and the path-style entry point. */
 export function previewRoutes(
   app: FastifyInstance,
-  deps: { db: Db; settings: PreviewSettings; tokens: SessionTokens },
+  deps: {
+    db: Db;
+    settings: PreviewSettings;
+    tokens: SessionTokens;
+    /**
+     * The party page's read-only token for the current party agent (auth/party-reader.ts), to
+     * anyone; undefined when the deployment has no party agent.
+     */
+    partyToken?: (() => Promise<string>) | undefined;
+  },
 ): void {
   const { db, settings, tokens } = deps;
 
@@ -37,9 +47,13 @@ export function previewRoutes(
   });
 
   app.get('/api/temp-auth-token', async (request, reply) => {
-    const viewer = requireUser(request);
-    parseRequest(tempTokenQuerySchema, request.query, 'query');
+    const { party } = parseRequest(partyTokenQuerySchema, request.query, 'query');
     reply.header('cache-control', 'no-store');
+    if (party === 'true') {
+      if (!deps.partyToken) throw notFound(PARTY_OFF_MESSAGE);
+      return { auth_token: await deps.partyToken() };
+    }
+    const viewer = requireUser(request);
     const expiresAt = new Date(Date.now() + PREVIEW_TOKEN_TTL_MS);
     return { auth_token: await tokens.sign({ userId: viewer.id, sessionId: viewer.sessionId }, expiresAt) };
   });

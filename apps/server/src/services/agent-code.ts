@@ -22,7 +22,7 @@ import {
 import { scriptLogBody } from './repositories/get-script-log.js';
 import type { AuthenticatedUser } from './sessions.js';
 import { AppError, notFound } from '../errors/app-error.js';
-import { loadAgent } from './agents.js';
+import { loadAgent, PARTY_PURPOSE } from './agents.js';
 
 /** What the workspace's code-host reads need: a client acting as the agent's installation. */
 export interface CodeReader {
@@ -197,7 +197,7 @@ export async function agentFile(
   const agent = await loadAgent(db, viewer, query.trajectory_id);
   // Only repositories of the agent's own installation: the App's token must not read others.
   const [repo] = await db
-    .select({ fullName: repositories.fullName })
+    .select({ id: repositories.id, fullName: repositories.fullName })
     .from(repositories)
     .where(
       and(
@@ -206,7 +206,9 @@ export async function agentFile(
       ),
     )
     .limit(1);
-  if (!repo) throw notFound('Repository not found');
+  // A party agent is readable by anyone: only its own repository, never the operator's others.
+  if (!repo || (agent.purpose === PARTY_PURPOSE && repo.id !== agent.repositoryId))
+    throw notFound('Repository not found');
   const result = await readFile(reader.installationClient(agent.installationId), {
     ...split(repo.fullName),
     path: query.path.replace(/^\/+/, ''),

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { agents, memberships, repositories, type Db } from '@tandem/db';
 import { notFound } from '../errors/app-error.js';
-import { mayView } from './agents.js';
+import { mayView, PARTY_PURPOSE } from './agents.js';
 import type { PollCache, PolledAgent } from './poll-cache/poll-cache.js';
 import { preparedPerDatabase } from './poll-queries.js';
 import type { AuthenticatedUser } from './sessions.js';
@@ -14,6 +14,7 @@ const agentPoll = preparedPerDatabase(
         creatorId: agents.creatorId,
         installationId: agents.installationId,
         agentsPublic: repositories.agentsPublic,
+        purpose: agents.purpose,
       })
       .from(agents)
       .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
@@ -60,10 +61,16 @@ export async function latestTimestamp(
 }
 
 /** An agent that does not exist, kept like any other answer until a notice names its id. */
-const MISSING: PolledAgent = { latest: null, creatorId: '', installationId: -1, agentsPublic: null };
+const MISSING: PolledAgent = {
+  latest: null,
+  creatorId: '',
+  installationId: -1,
+  agentsPublic: null,
+  purpose: null,
+};
 
 async function mayViewPolled(db: Db, cache: PollCache, viewer: AuthenticatedUser, agent: PolledAgent) {
-  if (viewer.admin || agent.creatorId === viewer.id) return true;
+  if (viewer.admin || agent.creatorId === viewer.id || agent.purpose === PARTY_PURPOSE) return true;
   if (agent.agentsPublic !== true) return false;
   const member = await cache.members.get(`${agent.installationId}/${viewer.id}`, async () => {
     const [row] = await memberPoll(db).execute({ installation: agent.installationId, viewer: viewer.id });

@@ -18,6 +18,7 @@ import {
   type ModelsConfig,
 } from '../config/schema.js';
 import type { Sunset } from '@tandem/shared';
+import type { PartySettings } from '../config/party.js';
 import { createOctokitGateway } from '../github/octokit-gateway.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { membershipPermissions } from './membership-permissions.js';
@@ -99,6 +100,8 @@ export async function createTestApp(
     logQuery?: QueryLogger;
     /** Sunset mode (off by default, as in a real deployment). */
     sunset?: Sunset;
+    /** The public party agent (off by default, as without TANDEM_PARTY_REPO). */
+    party?: PartySettings;
     /**
      * Runs the local billing stand-in and makes the app listen on a free port, so the stand-in's
      * signed webhooks reach it over real HTTP.
@@ -188,6 +191,7 @@ export async function createTestApp(
       admins: new Set(['ada']),
       site: defaults.site,
       sunset: options.sunset ?? null,
+      party: options.party ?? null,
       ...options.edge,
     },
     database,

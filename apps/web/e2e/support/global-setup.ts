@@ -255,6 +255,11 @@ const e2eScript = (previewPort: number) => ({
       ],
     },
     {
+      // The party agent (party.e2e.ts): its opening message, then the first visitor's message.
+      match: 'You are the party agent',
+      steps: [{ text: 'Welcome to the party!' }, { text: 'Hello, party guest!' }],
+    },
+    {
       steps: [
         {
           text: 'I will read the README first.',
@@ -274,7 +279,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const scriptFile = join(dataDir, 'scripted-model.json');
   const previewPort = await freePort();
   writeFileSync(scriptFile, JSON.stringify(e2eScript(previewPort)));
-  const env = await testServerEnv({ port, dataDir, scriptFile });
+  const env = {
+    ...(await testServerEnv({ port, dataDir, scriptFile })),
+    // The party agent on a seeded repository of the acme installation, on the scripted model,
+    // with a per-visitor cap low enough for party.e2e.ts to reach.
+    TANDEM_PARTY_REPO: 'acme/api',
+    TANDEM_PARTY_MODEL: 'scripted',
+    TANDEM_PARTY_MESSAGES_PER_MINUTE: '3',
+    TANDEM_PARTY_IP_MESSAGES_PER_MINUTE: '60',
+    TANDEM_PARTY_DAILY_CREDITS: '500',
+    TANDEM_PARTY_MAX_MESSAGE_CHARS: '4000',
+  };
   let server: RunningServer;
   try {
     server = await startTandemServer(env);

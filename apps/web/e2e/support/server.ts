@@ -28,8 +28,12 @@ export async function testServerEnv(options: {
   dataDir: string;
   scriptFile: string;
 }): Promise<NodeJS.ProcessEnv> {
+  // No party agent and no sunset mode unless the test turns them on, whatever the shell holds.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^TANDEM_(PARTY|SUNSET)_/.test(key)),
+  );
   return {
-    ...process.env,
+    ...inherited,
     PORT: String(options.port),
     CODEHOST_PORT: String(await freePort()),
     STRIPE_LOCAL_PORT: '0',

@@ -44,6 +44,11 @@ export const queryKeys = {
 
   repositoryScripts: (fullName: string) => ['repository', fullName.toLowerCase(), 'scripts'] as const,
 
+  // The public party agent (/party) and its read-only token for anonymous visitors.
+  party: ['party'] as const,
+  /** Per agent: a token names one party agent, so a fresh party agent needs a fresh token. */
+  partyToken: (agentId: string) => ['party', 'token', agentId] as const,
+
   // The admin area.
   adminInstallationsAll: ['admin', 'installations'] as const,
   adminInstallations: (query: object) => ['admin', 'installations', query] as const,

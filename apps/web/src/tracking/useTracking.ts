@@ -1,10 +1,10 @@
-import { CSRF_HEADER, STORAGE_KEYS, trackVisitResponseSchema, type SessionEvent } from '@tandem/shared';
+import { CSRF_HEADER, STORAGE_KEYS, type SessionEvent } from '@tandem/shared';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
-import { apiFetch } from '../api/client';
 import { useCurrentUser } from '../auth/current-user';
 import { SessionTracker, TRACKING } from './session-tracker';
 import { leadData, trackingRefused } from './traffic';
+import { recordVisit } from './lead';
 
 function storage(): Storage | undefined {
   try {
@@ -62,16 +62,8 @@ export function useTracking(): void {
       window.location.hostname,
       store?.getItem(STORAGE_KEYS.landingVariant) ?? null,
     );
-    apiFetch('/api/track-visit', {
-      method: 'POST',
-      body: { lead_id: store?.getItem(STORAGE_KEYS.leadId) ?? null, lead_data: data },
-      schema: trackVisitResponseSchema,
-    })
-      .then(({ lead_id }) => {
-        store?.setItem(STORAGE_KEYS.leadId, lead_id);
-        store?.setItem(STORAGE_KEYS.lead, JSON.stringify(data));
-      })
-      .catch((error: unknown) => console.warn('Visit tracking failed', error));
+    // Shared with the party page, which needs the same lead (tracking/lead.ts).
+    recordVisit(data).catch((error: unknown) => console.warn('Visit tracking failed', error));
   }, [refused, loading, user]);
 
   useEffect(() => {

@@ -26,13 +26,22 @@ export async function requireCredits(db: Db, installationId: number): Promise<vo
   if (Number(row?.balance ?? 0) <= 0) throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);
 }
 
-/** Who may see an agent: admins, its creator, and installation members when the repository shares agents. */
+/** The `purpose` of the public party agents (/party): anyone may read them (platform §6). */
+export const PARTY_PURPOSE = 'party';
+
+/**
+ * Who may see an agent: admins, its creator, installation members when the repository shares
+ * agents, and everyone for a party agent.
+ */
 export function mayView(
   viewer: AuthenticatedUser,
-  agent: { creatorId: string; member: string | null; agentsPublic: boolean | null },
+  agent: { creatorId: string; member: string | null; agentsPublic: boolean | null; purpose?: string | null },
 ): boolean {
   return (
-    viewer.admin || agent.creatorId === viewer.id || (agent.member !== null && agent.agentsPublic === true)
+    viewer.admin ||
+    agent.creatorId === viewer.id ||
+    agent.purpose === PARTY_PURPOSE ||
+    (agent.member !== null && agent.agentsPublic === true)
   );
 }
 
@@ -56,7 +65,8 @@ export async function loadAgentAccess(
     .where(eq(agents.id, agentId))
     .limit(1);
   // Someone else's agent is indistinguishable from a missing one.
-  if (!row || !mayView(viewer, { ...row, creatorId: row.agent.creatorId })) throw notFound('Agent not found');
+  if (!row || !mayView(viewer, { ...row, creatorId: row.agent.creatorId, purpose: row.agent.purpose }))
+    throw notFound('Agent not found');
   return { agent: row.agent, member: row.member !== null };
 }
 

@@ -18,6 +18,8 @@ export interface PolledAgent {
   creatorId: string;
   installationId: number;
   agentsPublic: boolean | null;
+  /** 'party' for the public party agents, which anyone may read. */
+  purpose: string | null;
 }
 
 /**

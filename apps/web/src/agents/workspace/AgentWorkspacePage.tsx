@@ -7,7 +7,8 @@ import TabIcon from '@mui/icons-material/Tab';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
-import { DEFAULT_AGENT_TITLE } from '@tandem/shared';
+import Alert from '@mui/material/Alert';
+import { DEFAULT_AGENT_TITLE, type ConversationItem } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -65,17 +66,32 @@ function useSeededPending(agentId: string): { pending: PendingMessage[]; tempTit
 }
 
 /**
- * The agent workspace: `/gh/{owner}/{repo}/agent/{id}`, also reached as `/agent/{id}` and
- * `/agents/{id}`. Going to another agent on the same route starts a fresh workspace: its tabs,
- * pending messages and auto-open memory all belong to one agent.
+ * Party mode (/party, workspace §6): the public shared agent in this same workspace. Anyone chats
+ * (through POST /api/party/message), only admins steer; the page says which agent it is and how
+ * to tell the viewer's own messages (an anonymous visitor's are theirs by lead, not by user id).
  */
-export function AgentWorkspacePage(props: { party?: boolean } = {}) {
-  const { agentId = '' } = useParams();
-  return <AgentWorkspace key={agentId} party={props.party ?? false} />;
+export interface PartyWorkspace {
+  agentId: string;
+  send: (message: string) => Promise<{ event_uuid: string }>;
+  isOwn: (item: ConversationItem) => boolean;
+  /** The operator's message cap (TANDEM_PARTY_MAX_MESSAGE_CHARS). */
+  maxMessageChars: number;
 }
 
-function AgentWorkspace(props: { party: boolean }) {
-  const { owner, repo, agentId = '' } = useParams();
+/**
+ * The agent workspace: `/gh/{owner}/{repo}/agent/{id}`, also reached as `/agent/{id}` and
+ * `/agents/{id}`, and on /party for the party agent. Going to another agent on the same route
+ * starts a fresh workspace: its tabs, pending messages and auto-open memory all belong to one agent.
+ */
+export function AgentWorkspacePage(props: { party?: PartyWorkspace } = {}) {
+  const { agentId = '' } = useParams();
+  const id = props.party?.agentId ?? agentId;
+  return <AgentWorkspace key={id} agentId={id} party={props.party ?? null} />;
+}
+
+function AgentWorkspace(props: { agentId: string; party: PartyWorkspace | null }) {
+  const { owner, repo } = useParams();
+  const { agentId, party } = props;
   const { user } = useCurrentUser();
   const metadata = useAgentMetadata(agentId);
   const conversation = useConversation(agentId);
@@ -110,16 +126,21 @@ function AgentWorkspace(props: { party: boolean }) {
   const shownTitle =
     agent && seeded.tempTitle && agent.title === DEFAULT_AGENT_TITLE ? seeded.tempTitle : agent?.title;
 
-  useBreadcrumbs([
-    { label: user?.username ?? '', to: '/gh' },
-    { label: repoName, to: `/gh/${repoName}/agents` },
-    { label: shownTitle ?? 'Agent' },
-  ]);
+  useBreadcrumbs(
+    party
+      ? [{ label: 'Party', to: '/party' }, { label: shownTitle ?? 'Agent' }]
+      : [
+          { label: user?.username ?? '', to: '/gh' },
+          { label: repoName, to: `/gh/${repoName}/agents` },
+          { label: shownTitle ?? 'Agent' },
+        ],
+  );
   usePageTitle(
     agent && shownTitle ? `${displayTitle({ status: agent.status, title: shownTitle })} ·` : undefined,
   );
   const latest = conversation.items.at(-1)?.timestamp;
-  useMarkRead(agentId, latest);
+  // A visitor without an account has nothing to mark read.
+  useMarkRead(party && !user ? undefined : agentId, latest);
 
   useAutoOpenDiff(metadata.data, conversation.items, conversation.loaded, autoOpen);
   useAutoOpenPreview(metadata.data, autoOpen);
@@ -128,6 +149,13 @@ function AgentWorkspace(props: { party: boolean }) {
   const entries = useMemo(() => feedEntries(conversation.items), [conversation.items]);
 
   const denied = metadata.error instanceof ApiError && [401, 404, 422].includes(metadata.error.status);
+  // Platform §8: the party page says what went wrong rather than "not found".
+  if (party && metadata.error && !agent)
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        Error: {metadata.error.message}
+      </Alert>
+    );
   if (denied) return <NotFoundPage />;
   if (!agent) {
     return (
@@ -137,6 +165,7 @@ function AgentWorkspace(props: { party: boolean }) {
     );
   }
   if (
+    !party &&
     agent.repo_name &&
     (owner !== agent.repo_name.split('/')[0] || repo !== agent.repo_name.split('/')[1])
   ) {
@@ -161,18 +190,22 @@ function AgentWorkspace(props: { party: boolean }) {
   const can = workspacePermissions({
     isOwn: agent.is_own,
     admin: Boolean(user?.admin),
-    party: props.party,
+    party: party !== null,
   });
-  // Review comments come from whoever may message the agent (workspace §6).
-  const addComment = can.chat
-    ? (comment: Parameters<typeof addPendingComment>[1]) => void addPendingComment(agent.id, comment)
-    : null;
+  // Review comments come from whoever may message the agent (workspace §6); party messages are
+  // text only.
+  const addComment =
+    can.chat && !party
+      ? (comment: Parameters<typeof addPendingComment>[1]) => void addPendingComment(agent.id, comment)
+      : null;
   const send = async (message: string, images: ImageAttachment[], comments: PendingReviewComment[]) => {
     const entry: PendingMessage = { event_uuid: null, message, image_count: images.length };
     setPending((list) => [...list, entry]);
     setFollowToken((n) => n + 1);
     try {
-      const { event_uuid } = await actions.send({ message, images, comments });
+      const { event_uuid } = party
+        ? await party.send(message)
+        : await actions.send({ message, images, comments });
       setPending((list) => list.map((p) => (p === entry ? { ...p, event_uuid } : p)));
     } catch (error) {
       setPending((list) => list.filter((p) => p !== entry));
@@ -181,10 +214,13 @@ function AgentWorkspace(props: { party: boolean }) {
   };
   return (
     <OpenTabContext.Provider value={openTab}>
-      <AttachImageContext.Provider value={can.chat ? (image) => composerAttach.current?.(image) : null}>
+      <AttachImageContext.Provider
+        value={can.chat && !party ? (image) => composerAttach.current?.(image) : null}
+      >
         <FeedRepoContext.Provider value={feedRepo}>
           <AddCommentContext.Provider value={addComment}>
-            <Stack sx={{ height: 'calc(100dvh - 64px)', px: 2, py: 1 }} spacing={1}>
+            {/* On /party the page's own bar sits above: the workspace fills what is left. */}
+            <Stack sx={{ height: party ? '100%' : 'calc(100dvh - 64px)', px: 2, py: 1 }} spacing={1}>
               <AgentTopBar
                 agent={shownTitle && shownTitle !== agent.title ? { ...agent, title: shownTitle } : agent}
                 can={can}
@@ -200,6 +236,7 @@ function AgentWorkspace(props: { party: boolean }) {
                     pending={shownPending}
                     working={working}
                     viewerId={user?.user_id}
+                    isOwn={party?.isOwn}
                     hasMore={conversation.hasMore}
                     loadingOlder={conversation.loadingOlder}
                     onLoadOlder={() => void conversation.loadOlder()}
@@ -245,7 +282,14 @@ function AgentWorkspace(props: { party: boolean }) {
                     canChooseModels={can.chooseModels}
                     admin={Boolean(user?.admin)}
                   />
-                  <Composer agentId={agent.id} onSend={send} attachRef={composerAttach} />
+                  <Composer
+                    agentId={agent.id}
+                    onSend={send}
+                    attachRef={composerAttach}
+                    {...(party
+                      ? { textOnly: true, maxChars: party.maxMessageChars, explainErrors: true }
+                      : {})}
+                  />
                 </Stack>
               ) : null}
             </Stack>

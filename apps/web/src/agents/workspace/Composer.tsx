@@ -38,6 +38,10 @@ export function Composer(props: {
   onSend: (message: string, images: ImageAttachment[], comments: PendingReviewComment[]) => Promise<unknown>;
   /** Filled with a way to add an image from elsewhere in the workspace (a preview screenshot). */
   attachRef?: RefObject<((image: ImageAttachment) => void) | null>;
+  /** Party mode: no images, the operator's length cap, and the server's reason when it refuses. */
+  textOnly?: boolean;
+  maxChars?: number;
+  explainErrors?: boolean;
 }) {
   const pendingComments = usePendingComments(props.agentId);
   const [text, setText] = useState(() => readStored(unsentKey(props.agentId), 'session') ?? '');
@@ -51,6 +55,7 @@ export function Composer(props: {
   const [sending, setSending] = useState(false);
   const sunset = useClientConfig().data?.sunset ?? null;
   const [problem, setProblem] = useState<'credits' | 'other' | null>(null);
+  const [reason, setReason] = useState<string | null>(null);
 
   const update = (value: string) => {
     setText(value);
@@ -67,6 +72,7 @@ export function Composer(props: {
     if (!canSend || sending) return;
     setSending(true);
     setProblem(null);
+    setReason(null);
     update('');
     attachments.clear();
     try {
@@ -76,6 +82,9 @@ export function Composer(props: {
       update(message);
       attachments.restore(images);
       setProblem(error instanceof ApiError && error.status === 402 ? 'credits' : 'other');
+      // The party's limits (429 rate or daily cap, 413/422 size, 403 lead) say what to do.
+      if (props.explainErrors && error instanceof ApiError && error.status >= 400 && error.status < 500)
+        setReason(error.serverMessage);
     } finally {
       setSending(false);
     }
@@ -94,7 +103,7 @@ export function Composer(props: {
       {problem === 'credits' ? <OutOfCreditsNotice /> : null}
       <PendingComments comments={pendingComments.comments} onDelete={pendingComments.remove} />
       {problem === 'other' ? (
-        <Alert severity="error">Error sending message. Please try again later.</Alert>
+        <Alert severity="error">{reason ?? 'Error sending message. Please try again later.'}</Alert>
       ) : null}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-end' }}>
         <TextField
@@ -103,9 +112,9 @@ export function Composer(props: {
           fullWidth
           maxRows={20}
           value={text}
-          slotProps={{ htmlInput: { maxLength: MESSAGE_MAX_CHARS } }}
+          slotProps={{ htmlInput: { maxLength: props.maxChars ?? MESSAGE_MAX_CHARS } }}
           onChange={(e) => update(e.target.value)}
-          onPaste={attachments.onPaste}
+          onPaste={props.textOnly ? undefined : attachments.onPaste}
           error={attachments.problem !== null}
           helperText={attachments.problem ?? undefined}
           onKeyDown={(e) => {
@@ -125,12 +134,14 @@ export function Composer(props: {
           Send
         </Button>
       </Stack>
-      <ImageAttachments
-        images={attachments.images}
-        disabled={sending}
-        onAdd={(files) => void attachments.add(files)}
-        onRemove={attachments.remove}
-      />
+      {props.textOnly ? null : (
+        <ImageAttachments
+          images={attachments.images}
+          disabled={sending}
+          onAdd={(files) => void attachments.add(files)}
+          onRemove={attachments.remove}
+        />
+      )}
     </Stack>
   );
 }

@@ -316,13 +316,26 @@ function OverBudget({ limit }: { limit: number }) {
 }
 
 /** One feed row (workspace §3 items); richer views (diffs, logs) open in tabs. */
-export function FeedEntryView({ entry, viewerId }: { entry: FeedEntry; viewerId: string | undefined }) {
+export function FeedEntryView({
+  entry,
+  viewerId,
+  isOwn,
+}: {
+  entry: FeedEntry;
+  viewerId: string | undefined;
+  isOwn?: ((item: ConversationItem) => boolean) | undefined;
+}) {
   if (entry.kind === 'shell') return <ShellGroup entry={entry} />;
   const { item } = entry;
   switch (item.item_type) {
     case 'message':
       if (item.action_type === 'sub_agent_report') return <SubAgentReport item={item} />;
-      return <MessageItem item={item} own={item.user_id !== null && item.user_id === viewerId} />;
+      return (
+        <MessageItem
+          item={item}
+          own={isOwn ? isOwn(item) : item.user_id !== null && item.user_id === viewerId}
+        />
+      );
     case 'view':
       return <ViewItem item={item} />;
     case 'edit': {

@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { FeedEntryView } from './FeedItem';
 import type { FeedEntry, PendingMessage } from './feed-model';
+import type { ConversationItem } from '@tandem/shared';
 
 /** Within this many pixels of an edge, the feed pages older items in or follows new ones. */
 const EDGE_PX = 100;
@@ -25,6 +26,8 @@ export function FeedList(props: {
   pending: PendingMessage[];
   working: boolean;
   viewerId: string | undefined;
+  /** Party mode: which messages are the viewer's own (else: the viewer's user id). */
+  isOwn?: ((item: ConversationItem) => boolean) | undefined;
   hasMore: boolean;
   loadingOlder: boolean;
   onLoadOlder: () => void;
@@ -105,7 +108,9 @@ export function FeedList(props: {
               sx={{ position: 'absolute', top: 0, left: 0, width: '100%', py: 0.75 }}
               style={{ transform: `translateY(${virtual.start}px)` }}
             >
-              {row.kind === 'entry' ? <FeedEntryView entry={row.entry} viewerId={props.viewerId} /> : null}
+              {row.kind === 'entry' ? (
+                <FeedEntryView entry={row.entry} viewerId={props.viewerId} isOwn={props.isOwn} />
+              ) : null}
               {row.kind === 'pending' ? (
                 <Box
                   sx={{ display: 'flex', justifyContent: 'flex-end', opacity: 0.7 }}

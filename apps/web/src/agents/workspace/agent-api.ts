@@ -14,6 +14,7 @@ import { apiFetch } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { usePageVisible } from '../../lib/visibility';
 import { mergeItems } from './feed-model';
+import { useReaderHeaders } from './reader-auth';
 import type { PendingReviewComment } from './review-comments';
 
 /** Workspace §7: latest-timestamp every 2.5 s while visible, 15 s while hidden. */
@@ -33,9 +34,10 @@ function mergeSpice(current: SpiceItem[], page: SpiceItem[]): SpiceItem[] {
 
 export function useAgentMetadata(agentId: string) {
   const visible = usePageVisible();
+  const headers = useReaderHeaders();
   return useQuery({
     queryKey: metadataKey(agentId),
-    queryFn: () => apiFetch(`/api/agent/metadata?${q(agentId)}`, { schema: agentMetadataSchema }),
+    queryFn: () => apiFetch(`/api/agent/metadata?${q(agentId)}`, { schema: agentMetadataSchema, headers }),
     refetchInterval: visible ? FEED_POLL_VISIBLE_MS : FEED_POLL_HIDDEN_MS,
     retry: false,
   });
@@ -47,6 +49,7 @@ export function useAgentMetadata(agentId: string) {
  */
 export function useConversation(agentId: string) {
   const visible = usePageVisible();
+  const headers = useReaderHeaders();
   const [items, setItems] = useState<ConversationItem[]>([]);
   const [spice, setSpice] = useState<SpiceItem[]>([]);
   /** True once the first page arrived: what is there then is history, not news. */
@@ -57,7 +60,8 @@ export function useConversation(agentId: string) {
   const oldest = useRef<string | null>(null);
   const latest = useQuery({
     queryKey: queryKeys.agentLatestTimestamp(agentId),
-    queryFn: () => apiFetch(`/api/agent/latest-timestamp?${q(agentId)}`, { schema: latestTimestampSchema }),
+    queryFn: () =>
+      apiFetch(`/api/agent/latest-timestamp?${q(agentId)}`, { schema: latestTimestampSchema, headers }),
     refetchInterval: visible ? FEED_POLL_VISIBLE_MS : FEED_POLL_HIDDEN_MS,
     refetchIntervalInBackground: true,
   });
@@ -80,7 +84,7 @@ export function useConversation(agentId: string) {
   const readNewest = useCallback((): void => {
     const reader = { agentId, again: false };
     reading.current = reader;
-    apiFetch(`/api/agent/conversation?${q(agentId)}`, { schema: conversationResponseSchema })
+    apiFetch(`/api/agent/conversation?${q(agentId)}`, { schema: conversationResponseSchema, headers })
       .then((page) => {
         if (shownAgent.current !== agentId) return;
         // The latest-timestamp this page is current with (same source and format as the poll).
@@ -103,7 +107,7 @@ export function useConversation(agentId: string) {
         // The poll moved while this read was under way and names something it did not bring.
         if (reader.again && shownAgent.current === agentId && stale()) readNewest();
       });
-  }, [agentId, stale]);
+  }, [agentId, stale, headers]);
 
   // The opening read does not wait for the first poll; later polls read again only when the
   // agent has an item newer than what was read, so the first page is fetched once.
@@ -129,6 +133,7 @@ export function useConversation(agentId: string) {
       const before = encodeURIComponent(oldest.current);
       const page = await apiFetch(`/api/agent/conversation?${q(agentId)}&before=${before}`, {
         schema: conversationResponseSchema,
+        headers,
       });
       setItems((current) => mergeItems(current, page.conversation));
       setSpice((current) => mergeSpice(current, page.spice));
@@ -137,7 +142,7 @@ export function useConversation(agentId: string) {
     } finally {
       setLoadingOlder(false);
     }
-  }, [agentId, loadingOlder]);
+  }, [agentId, loadingOlder, headers]);
 
   return { items, spice, loaded, hasMore, loadOlder, loadingOlder, error };
 }
