@@ -46,7 +46,7 @@ describe('admin task monitor', () => {
     await page.getByRole('heading', { name: 'Task Monitor', level: 1 }).waitFor();
     await taskRow(page, agentId).waitFor();
     // The account menu fades out: axe would see its half-transparent items.
-    await page.getByRole('menu').waitFor({ state: 'detached' });
+    await page.locator('[role="menu"]').waitFor({ state: 'detached' });
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
 
     await act(page, agentId, 'Stop');
