@@ -85,7 +85,13 @@ export function AgentStatusMenus() {
         aria-label={`Unread agents: ${badgeLabel(unread.length)}`}
         onClick={(e) => setUnreadAnchor(e.currentTarget)}
       >
-        <Badge badgeContent={unread.length ? badgeLabel(unread.length) : 0} color="error">
+        {/* A hidden badge keeps its last count for the fade-out; hidden for good it cannot
+            contradict the button's label (axe: label-content-name-mismatch after 1 → 0). */}
+        <Badge
+          badgeContent={unread.length ? badgeLabel(unread.length) : 0}
+          color="error"
+          sx={{ '& .MuiBadge-invisible': { visibility: 'hidden' } }}
+        >
           <NotificationsIcon />
         </Badge>
       </IconButton>
