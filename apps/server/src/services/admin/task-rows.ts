@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { WEBHOOK_TASK_PREFIX, type AdminTask, type WEBHOOK_TASK_STATUSES } from '@tandem/shared';
 
-/** The party agent's runs (platform §1: the public shared agent); see docs/decisions.md. */
-export const PARTY_PURPOSE = 'party';
+// The party agent's runs (platform §1: the public shared agent) carry this purpose.
+export { PARTY_PURPOSE } from '../agents/agent-access.js';
 
 /**
  * One row shape for both kinds, so one query pages and sorts them together. Written as SQL: a
