@@ -13,11 +13,8 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ADMIN_INSTALLATION_SORTS, formatCredits, type AdminInstallation } from '@tandem/shared';
 import { useState } from 'react';
@@ -28,10 +25,12 @@ import { PageSpinner } from '../layout/PageSpinner';
 import { useAdminInstallations } from './use-admin-installations';
 import { GiftCreditsDialog } from './GiftCreditsDialog';
 import { useBanInstallation } from './use-ban-installation';
+import { AdminSearchForm } from './AdminSearchForm';
+import { SortableTableHead, type SortableColumn } from './SortableTableHead';
 
 type Sort = (typeof ADMIN_INSTALLATION_SORTS)[number];
 const ROWS = [10, 25, 50, 100];
-const COLUMNS: { sort: Sort | null; label: string; numeric?: boolean }[] = [
+const COLUMNS: SortableColumn<Sort>[] = [
   { sort: 'name', label: 'Installation' },
   { sort: 'created_at', label: 'Created' },
   { sort: 'credits', label: 'Credits', numeric: true },
@@ -61,7 +60,6 @@ function InstallationsTable() {
     : 'created_at';
   const descending = params.get('descending') !== 'false';
   const search = params.get('searchTerm') ?? '';
-  const [draft, setDraft] = useState(search);
   const list = useAdminInstallations({
     page,
     rows_per_page: rowsPerPage,
@@ -116,29 +114,12 @@ function InstallationsTable() {
       <Typography variant="h4" component="h1" gutterBottom>
         Installations
       </Typography>
-      <Stack
-        component="form"
-        role="search"
-        aria-label="Search installations"
-        direction="row"
-        spacing={1}
-        sx={{ mb: 2 }}
-        onSubmit={(event) => {
-          event.preventDefault();
-          update({ searchTerm: draft.trim() || null, page: null });
-        }}
-      >
-        <TextField
-          label="Search by name or id"
-          size="small"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 100 } }}
-        />
-        <Button type="submit" variant="outlined">
-          Search
-        </Button>
-      </Stack>
+      <AdminSearchForm
+        name="Search installations"
+        label="Search by name or id"
+        value={search}
+        onSearch={(term) => update({ searchTerm: term.trim() || null, page: null })}
+      />
       {notice ? (
         <Alert severity={notice.ok ? 'success' : 'error'} onClose={() => setNotice(null)} sx={{ mb: 2 }}>
           {notice.text}
@@ -150,29 +131,7 @@ function InstallationsTable() {
         <>
           <TableContainer>
             <Table size="small" aria-label="Installations">
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map((column) => (
-                    <TableCell
-                      key={column.label}
-                      align={column.numeric ? 'right' : 'left'}
-                      sortDirection={column.sort === sortBy ? (descending ? 'desc' : 'asc') : false}
-                    >
-                      {column.sort ? (
-                        <TableSortLabel
-                          active={column.sort === sortBy}
-                          direction={column.sort === sortBy && !descending ? 'asc' : 'desc'}
-                          onClick={() => sortOn(column.sort!)}
-                        >
-                          {column.label}
-                        </TableSortLabel>
-                      ) : (
-                        column.label
-                      )}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
+              <SortableTableHead columns={COLUMNS} sortBy={sortBy} descending={descending} onSort={sortOn} />
               <TableBody>
                 {list.data.installations.map((row) => (
                   <TableRow key={row.id}>

@@ -9,10 +9,8 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -35,10 +33,11 @@ import { usePageTitle } from '../lib/page-title';
 import { ACTION_LABELS, TaskActionDialog, type PendingAction } from './TaskActionDialog';
 import { useAdminTasks } from './use-admin-tasks';
 import { useTaskAction } from './use-task-action';
+import { SortableTableHead, type SortableColumn } from './SortableTableHead';
 
 type Sort = (typeof ADMIN_TASK_SORTS)[number];
 const ROWS = [10, 25, 50, 100];
-const COLUMNS: { sort: Sort | null; label: string; numeric?: boolean }[] = [
+const COLUMNS: SortableColumn<Sort>[] = [
   { sort: null, label: 'Task' },
   { sort: null, label: 'Status' },
   { sort: null, label: 'Installation' },
@@ -215,29 +214,7 @@ function TaskMonitor() {
         <>
           <TableContainer>
             <Table size="small" aria-label="Tasks">
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map((column) => (
-                    <TableCell
-                      key={column.label}
-                      align={column.numeric ? 'right' : 'left'}
-                      sortDirection={column.sort === sortBy ? (descending ? 'desc' : 'asc') : false}
-                    >
-                      {column.sort ? (
-                        <TableSortLabel
-                          active={column.sort === sortBy}
-                          direction={column.sort === sortBy && !descending ? 'asc' : 'desc'}
-                          onClick={() => sortOn(column.sort!)}
-                        >
-                          {column.label}
-                        </TableSortLabel>
-                      ) : (
-                        column.label
-                      )}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
+              <SortableTableHead columns={COLUMNS} sortBy={sortBy} descending={descending} onSort={sortOn} />
               <TableBody>
                 {list.data.tasks.map((task) => (
                   <TableRow key={task.id} data-testid="task-row">
