@@ -18,7 +18,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { ADMIN_INSTALLATION_SORTS, formatCredits, type AdminInstallation } from '@tandem/shared';
 import { useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate } from 'react-router';
 import { ApiError } from '../api/client';
 import { useCurrentUser } from '../auth/current-user';
 import { PageSpinner } from '../layout/PageSpinner';
@@ -26,10 +26,10 @@ import { useAdminInstallations } from './use-admin-installations';
 import { GiftCreditsDialog } from './GiftCreditsDialog';
 import { useBanInstallation } from './use-ban-installation';
 import { AdminSearchForm } from './AdminSearchForm';
+import { useListParams, useSortParams } from './use-list-params';
 import { SortableTableHead, type SortableColumn } from './SortableTableHead';
 
 type Sort = (typeof ADMIN_INSTALLATION_SORTS)[number];
-const ROWS = [10, 25, 50, 100];
 const COLUMNS: SortableColumn<Sort>[] = [
   { sort: 'name', label: 'Installation' },
   { sort: 'created_at', label: 'Created' },
@@ -50,44 +50,14 @@ export default function AdminInstallationsPage() {
 
 function InstallationsTable() {
   // The URL is the list's state (DESIGN.md §7), defaults left out.
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const rowsPerPage = ROWS.includes(Number(params.get('rowsPerPage')))
-    ? Number(params.get('rowsPerPage'))
-    : 25;
-  const sortBy = (ADMIN_INSTALLATION_SORTS as readonly string[]).includes(params.get('sortBy') ?? '')
-    ? (params.get('sortBy') as Sort)
-    : 'created_at';
-  const descending = params.get('descending') !== 'false';
-  const search = params.get('searchTerm') ?? '';
-  const list = useAdminInstallations({
-    page,
-    rows_per_page: rowsPerPage,
-    sort_by: sortBy,
-    descending,
-    search,
-  });
+  const listParams = useListParams();
+  const { sortBy, descending, sortOn } = useSortParams(listParams, ADMIN_INSTALLATION_SORTS, 'created_at');
+  const { search } = listParams.query;
+  const list = useAdminInstallations({ ...listParams.query, sort_by: sortBy, descending });
   const ban = useBanInstallation();
   const [confirming, setConfirming] = useState<AdminInstallation | null>(null);
   const [gifting, setGifting] = useState<AdminInstallation | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-
-  const update = (changes: Record<string, string | null>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === null) next.delete(key);
-        else next.set(key, value);
-      }
-      return next;
-    });
-
-  const sortOn = (column: Sort) =>
-    update({
-      sortBy: column === 'created_at' ? null : column,
-      descending: column === sortBy && descending ? 'false' : null,
-      page: null,
-    });
 
   const confirm = async () => {
     if (!confirming) return;
@@ -118,7 +88,7 @@ function InstallationsTable() {
         name="Search installations"
         label="Search by name or id"
         value={search}
-        onSearch={(term) => update({ searchTerm: term.trim() || null, page: null })}
+        onSearch={listParams.search}
       />
       {notice ? (
         <Alert severity={notice.ok ? 'success' : 'error'} onClose={() => setNotice(null)} sx={{ mb: 2 }}>
@@ -180,17 +150,7 @@ function InstallationsTable() {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={list.data.count}
-            page={page - 1}
-            rowsPerPage={rowsPerPage}
-            rowsPerPageOptions={ROWS}
-            onPageChange={(_, next) => update({ page: next === 0 ? null : String(next + 1) })}
-            onRowsPerPageChange={(event) =>
-              update({ rowsPerPage: event.target.value === '25' ? null : event.target.value, page: null })
-            }
-          />
+          <TablePagination component="div" count={list.data.count} {...listParams.pagination} />
         </>
       ) : null}
       <GiftCreditsDialog

@@ -24,7 +24,7 @@ import {
   type AdminTaskActionName,
 } from '@tandem/shared';
 import { useState } from 'react';
-import { Navigate, Link as RouterLink, useSearchParams } from 'react-router';
+import { Navigate, Link as RouterLink } from 'react-router';
 import { ApiError } from '../api/client';
 import { useCurrentUser } from '../auth/current-user';
 import { agentPath } from '../agents/agent-display';
@@ -32,11 +32,11 @@ import { PageSpinner } from '../layout/PageSpinner';
 import { usePageTitle } from '../lib/page-title';
 import { ACTION_LABELS, TaskActionDialog, type PendingAction } from './TaskActionDialog';
 import { useAdminTasks } from './use-admin-tasks';
+import { useListParams, useSortParams } from './use-list-params';
 import { useTaskAction } from './use-task-action';
 import { SortableTableHead, type SortableColumn } from './SortableTableHead';
 
 type Sort = (typeof ADMIN_TASK_SORTS)[number];
-const ROWS = [10, 25, 50, 100];
 const COLUMNS: SortableColumn<Sort>[] = [
   { sort: null, label: 'Task' },
   { sort: null, label: 'Status' },
@@ -102,40 +102,22 @@ function TaskCell({ task }: { task: AdminTask }) {
 
 function TaskMonitor() {
   // The URL is the table's state (DESIGN.md §7), defaults left out.
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const rowsPerPage = ROWS.includes(Number(params.get('rowsPerPage')))
-    ? Number(params.get('rowsPerPage'))
-    : 25;
-  const sortBy: Sort = oneOf(ADMIN_TASK_SORTS, params.get('sortBy')) || 'created_at';
-  const descending = params.get('descending') !== 'false';
+  const listParams = useListParams();
+  const { params } = listParams;
+  const { page, rows_per_page } = listParams.query;
+  const { sortBy, descending, sortOn } = useSortParams(listParams, ADMIN_TASK_SORTS, 'created_at');
   const status = oneOf(ADMIN_TASK_STATUSES, params.get('status'));
   const kind = oneOf(ADMIN_TASK_KINDS, params.get('kind'));
   const party = params.get('view') === 'party';
   const list = useAdminTasks(
-    { page, rows_per_page: rowsPerPage, sort_by: sortBy, descending, status, kind: party ? '' : kind },
+    { page, rows_per_page, sort_by: sortBy, descending, status, kind: party ? '' : kind },
     party,
   );
   const act = useTaskAction();
   const [pending, setPending] = useState<PendingAction | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const update = (changes: Record<string, string | null>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === null || value === '') next.delete(key);
-        else next.set(key, value);
-      }
-      return next;
-    });
-
-  const sortOn = (column: Sort) =>
-    update({
-      sortBy: column === 'created_at' ? null : column,
-      descending: column === sortBy && descending ? 'false' : null,
-      page: null,
-    });
+  const { update } = listParams;
 
   const confirm = async () => {
     if (!pending) return;
@@ -267,17 +249,7 @@ function TaskMonitor() {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={list.data.count}
-            page={page - 1}
-            rowsPerPage={rowsPerPage}
-            rowsPerPageOptions={ROWS}
-            onPageChange={(_, next) => update({ page: next === 0 ? null : String(next + 1) })}
-            onRowsPerPageChange={(event) =>
-              update({ rowsPerPage: event.target.value === '25' ? null : event.target.value, page: null })
-            }
-          />
+          <TablePagination component="div" count={list.data.count} {...listParams.pagination} />
         </>
       ) : null}
       <TaskActionDialog

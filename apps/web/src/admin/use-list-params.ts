@@ -17,12 +17,15 @@ export function useListParams() {
     setParams((current) => {
       const next = new URLSearchParams(current);
       for (const [key, value] of Object.entries(changes)) {
-        if (value === null) next.delete(key);
+        if (value === null || value === '') next.delete(key);
         else next.set(key, value);
       }
       return next;
     });
   return {
+    params,
+    /** Sets (or, with null or '', removes) URL parameters, keeping the others. */
+    update,
     query: { page, rows_per_page: rowsPerPage, search },
     search: (term: string) => update({ searchTerm: term.trim() || null, page: null }),
     /** For TablePagination: its pages are 0-based. */
@@ -35,4 +38,25 @@ export function useListParams() {
         update({ rowsPerPage: event.target.value === '25' ? null : event.target.value, page: null }),
     },
   };
+}
+
+/**
+ * The sort of an admin table with sortable columns, kept in the same URL: `sortBy` (the default
+ * left out) and `descending` (true unless 'false'). Sorting again by the same column flips it.
+ */
+export function useSortParams<Sort extends string>(
+  list: Pick<ReturnType<typeof useListParams>, 'params' | 'update'>,
+  sorts: readonly Sort[],
+  fallback: Sort,
+) {
+  const raw = list.params.get('sortBy') ?? '';
+  const sortBy = (sorts as readonly string[]).includes(raw) ? (raw as Sort) : fallback;
+  const descending = list.params.get('descending') !== 'false';
+  const sortOn = (column: Sort) =>
+    list.update({
+      sortBy: column === fallback ? null : column,
+      descending: column === sortBy && descending ? 'false' : null,
+      page: null,
+    });
+  return { sortBy, descending, sortOn };
 }
