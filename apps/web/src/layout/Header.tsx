@@ -9,16 +9,17 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useClientConfig } from '../api/config';
 import { useCurrentUser } from '../auth/current-user';
 import { LoginButton } from '../auth/LoginButton';
 import { useThemeMode } from '../theme/ThemeModeProvider';
-import { CreditsBalance } from '../billing/CreditsBalance';
-import { AgentStatusMenus } from './AgentStatusMenus';
 import { HeaderBreadcrumbs } from './breadcrumbs';
 import { isWorkspacePath } from './site-sections';
-import { UserMenu } from './UserMenu';
+
+// Only signed-in users need these (and their menus' MUI parts): not on a visitor's first page.
+const SignedInTools = lazy(() => import('./SignedInTools'));
 
 export function Header() {
   const { user, loading } = useCurrentUser();
@@ -61,14 +62,9 @@ export function Header() {
           </IconButton>
         </Tooltip>
         {loading ? null : user ? (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <AgentStatusMenus />
-            <CreditsBalance />
-            <Typography variant="body2" sx={{ display: { xs: 'none', sm: 'block' } }}>
-              {user.username}
-            </Typography>
-            <UserMenu user={user} />
-          </Box>
+          <Suspense fallback={null}>
+            <SignedInTools user={user} />
+          </Suspense>
         ) : (
           <LoginButton />
         )}

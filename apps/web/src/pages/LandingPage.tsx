@@ -1,12 +1,17 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useClientConfig } from '../api/config';
 import { useCurrentUser } from '../auth/current-user';
-import { DemoRequestDialog } from '../demo/DemoRequestDialog';
 import { chooseLandingVariant } from '../landing/landing-variant';
+
+// Loaded on the first Request a Demo: a dialog with a form is most of a visitor's first page's
+// MUI otherwise (issue 15).
+const DemoRequestDialog = lazy(() =>
+  import('../demo/DemoRequestDialog').then((m) => ({ default: m.DemoRequestDialog })),
+);
 
 function safeStorage(): Storage | undefined {
   try {
@@ -23,6 +28,8 @@ export function LandingPage() {
   const claim = useClientConfig().data?.site.landing_claim;
   const { user } = useCurrentUser();
   const [demoOpen, setDemoOpen] = useState(false);
+  // Mounted from the first opening on, so closing still plays its transition.
+  const [demoWanted, setDemoWanted] = useState(false);
   // New Repo needs an account first; after login the repositories page opens its create dialog.
   const newRepo = '/gh?openCreateRepo=true';
   const withLogin = (to: string) => (user ? to : `/login?returnUrl=${encodeURIComponent(to)}`);
@@ -55,12 +62,23 @@ export function LandingPage() {
           <Button variant="contained" size="large" component={RouterLink} to="/login">
             Login with Github
           </Button>
-          <Button variant="outlined" size="large" onClick={() => setDemoOpen(true)}>
+          <Button
+            variant="outlined"
+            size="large"
+            onClick={() => {
+              setDemoWanted(true);
+              setDemoOpen(true);
+            }}
+          >
             Request a Demo
           </Button>
         </Stack>
       )}
-      <DemoRequestDialog open={demoOpen} onClose={() => setDemoOpen(false)} />
+      {demoWanted ? (
+        <Suspense fallback={null}>
+          <DemoRequestDialog open={demoOpen} onClose={() => setDemoOpen(false)} />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }
