@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
 import { useBrowser } from './support/browser.js';
-import { createScriptedAgent, signInAs } from './support/session.js';
+import { createScriptedAgent, signInAs, topUpCredits } from './support/session.js';
 
 /** The monitor's row of one agent (its title links to the agent's workspace). */
 const taskRow = (page: Page, agentId: string) =>
@@ -34,6 +34,8 @@ describe('admin task monitor', () => {
   it('restarts, fails and stops a task, each shown in the agent feed', { timeout: 180_000 }, async () => {
     const { page, context } = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await signInAs(page, 'ada');
+    // ada's own installation (1001): the 402 test elsewhere spends all its credits.
+    await topUpCredits(page, 1001);
     const agentId = await createScriptedAgent(page, 'ada/playground', 'Please run the admin monitor check');
     // The agent's workspace in a second tab: the feed polls, so each action shows up there.
     const feed = await context.newPage();

@@ -31,13 +31,23 @@ describe('a first run without any model key', () => {
     await form.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/\/gh\/acme\/webapp\/agent\//);
     const feed = page.getByRole('log', { name: 'Conversation' });
-    await feed.getByText("I'm Tandem's offline demo model", { exact: false }).waitFor();
     // The run ends with a pull request on the local code host.
     const summary = feed
       .getByText(/Changed README\.md\. `npm test` passed\. Opened pull request #\d+/)
       .first();
     await summary.waitFor({ timeout: 60_000 });
     const url = (await summary.textContent())!.match(/https?:\/\/\S+\/pull\/\d+/)![0];
+    // The demo model said what it is first. The feed renders only the rows near what is on screen
+    // and follows new ones, so a fast run can be over before its opening was ever in view: scroll up.
+    const intro = feed.getByText("I'm Tandem's offline demo model", { exact: false });
+    for (let attempt = 0; attempt < 20 && (await intro.count()) === 0; attempt++) {
+      await feed.evaluate((el) => {
+        el.scrollTop = 0;
+        el.dispatchEvent(new Event('scroll'));
+      });
+      await page.waitForTimeout(250);
+    }
+    await intro.waitFor({ timeout: 5_000 });
     const pull = await page.request.get(url);
     expect(pull.status()).toBe(200);
     expect(await pull.text()).toContain('Tried the Tandem demo.');

@@ -16,9 +16,16 @@ describe('404 page', () => {
     await login.click();
     await page.waitForURL('**/login?returnUrl=%2Fdoes-not-exist');
     await page.getByRole('heading', { name: 'Sign in to Tandem' }).waitFor();
-    expect(
-      await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).getAttribute('href'),
-    ).toBe('/auth/github?return_uri=%2Fdoes-not-exist');
+    const href = await page
+      .getByRole('main')
+      .getByRole('link', { name: 'Login with Github' })
+      .getAttribute('href');
+    const signIn = new URL(href ?? '', 'http://x');
+    expect(signIn.pathname).toBe('/auth/github');
+    expect(signIn.searchParams.get('return_uri')).toBe('/does-not-exist');
+    // The visit's lead goes along once tracking has stored it (platform §7 Login: lead_id).
+    const lead = await page.evaluate(() => localStorage.getItem('lead_id'));
+    if (signIn.searchParams.has('lead_id')) expect(signIn.searchParams.get('lead_id')).toBe(lead);
     await context.close();
   });
 

@@ -72,6 +72,9 @@ describe('supervisor agents', () => {
     // A sub-agent's page links back to its supervisor.
     await listed.getByRole('link').first().click();
     await page.waitForURL(/\/gh\/acme\/(webapp|api)\/agent\//);
+    // Navigation is a transition: the manager (whose rows say 'Sub-agent of' too) stays on screen
+    // until the workspace's chunk has loaded.
+    await page.getByRole('log', { name: 'Conversation' }).waitFor();
     await page.getByText('Sub-agent of').getByRole('link', { name: 'Agent Report' }).click();
     await page.waitForURL(new RegExp(`/gh/acme/webapp/agent/${supervisorId}`));
     await context.close();

@@ -26,3 +26,29 @@ export async function createScriptedAgent(page: Page, repo: string, body: string
     { repo, body },
   );
 }
+
+/**
+ * Gives an installation at least `atLeast` credits with a product admin's gift, from the signed-in
+ * admin's page. Browser tests share one server: an earlier test may have spent (even overspent)
+ * the installation's credits.
+ */
+export async function topUpCredits(page: Page, installationId: number, atLeast = 1000): Promise<void> {
+  await page.evaluate(
+    async ({ installationId, atLeast }) => {
+      const remaining = await fetch(`/api/billing/credits-remaining?installation_id=${installationId}`);
+      const { credits } = (await remaining.json()) as { credits: number };
+      if (credits >= atLeast) return;
+      const res = await fetch('/api/billing/admin/gift-credits', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tandem-csrf': '1' },
+        body: JSON.stringify({
+          installation_id: installationId,
+          credits: Math.ceil(atLeast - credits),
+          description: 'Browser test top-up',
+        }),
+      });
+      if (!res.ok) throw new Error(`gift-credits answered ${res.status}: ${await res.text()}`);
+    },
+    { installationId, atLeast },
+  );
+}
