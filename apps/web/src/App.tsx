@@ -41,6 +41,8 @@ const PartyPage = lazy(() => import('./party/PartyPage'));
 
 /** Login-protected routes (platform §2) redirect to / once we know nobody is signed in. */
 const signedIn = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
+/** The admin area (platform §4): product admins only; the page's chunk loads for them alone. */
+const adminOnly = (page: ReactNode) => <RequireUser admin>{page}</RequireUser>;
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true } },
@@ -98,12 +100,12 @@ const router = createBrowserRouter([
       { path: '/cli-auth-success', element: <CliAuthSuccessPage /> },
       { path: '/blog', element: <BlogListPage /> },
       { path: '/blog/:postId', element: <BlogPostPage /> },
-      { path: '/admin/installations', element: <AdminInstallationsPage /> },
-      { path: '/admin/task_monitor', element: <TaskMonitorPage /> },
-      { path: '/admin/agents', element: <AdminAgentsPage /> },
-      { path: '/admin/dashboard', element: <AdminDashboardPage /> },
-      { path: '/admin/users', element: <AdminUsersPage /> },
-      { path: '/admin/repositories', element: <AdminRepositoriesPage /> },
+      { path: '/admin/installations', element: adminOnly(<AdminInstallationsPage />) },
+      { path: '/admin/task_monitor', element: adminOnly(<TaskMonitorPage />) },
+      { path: '/admin/agents', element: adminOnly(<AdminAgentsPage />) },
+      { path: '/admin/dashboard', element: adminOnly(<AdminDashboardPage />) },
+      { path: '/admin/users', element: adminOnly(<AdminUsersPage />) },
+      { path: '/admin/repositories', element: adminOnly(<AdminRepositoriesPage />) },
       {
         path: '/admin/blog',
         element: signedIn(<AdminBlogPage />),

@@ -1,6 +1,7 @@
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { INSTALLATION_HEADER } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PARTY_TEST_SETTINGS } from '../testing/party.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /**
@@ -25,16 +26,7 @@ const fill = (url: string) =>
 
 /** Platform §4: the admin area and its calls are for product admins; everyone else is refused. */
 describe.each(testDatabaseKinds())('product-admin routes on %s', (kind) => {
-  const testApp = useTestApp(kind, {
-    party: {
-      repo: 'acme/webapp',
-      model: null,
-      dailyCredits: 500,
-      messagesPerMinute: 6,
-      ipMessagesPerMinute: 20,
-      maxMessageChars: 4000,
-    },
-  });
+  const testApp = useTestApp(kind, { party: PARTY_TEST_SETTINGS });
   let app: TestApp;
   let member: TestUser;
   let owner: TestUser;

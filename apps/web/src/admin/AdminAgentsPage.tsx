@@ -1,11 +1,8 @@
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { useCallback, useState } from 'react';
-import { Navigate } from 'react-router';
-import { useCurrentUser } from '../auth/current-user';
 import { AgentsTable } from '../agents/manager/AgentsTable';
 import { NoticeSnackbar, type Notice } from '../agents/manager/Notice';
-import { PageSpinner } from '../layout/PageSpinner';
 import { usePageTitle } from '../lib/page-title';
 
 /**
@@ -14,11 +11,8 @@ import { usePageTitle } from '../lib/page-title';
  */
 export default function AdminAgentsPage() {
   usePageTitle('Agents · Admin ·');
-  const { user, loading } = useCurrentUser();
   const [notice, setNotice] = useState<(Notice & { key: number }) | null>(null);
   const notify = useCallback((next: Notice) => setNotice({ ...next, key: Date.now() }), []);
-  if (loading) return <PageSpinner />;
-  if (!user?.admin) return <Navigate to="/" replace />;
   return (
     <Container maxWidth="lg" sx={{ py: 4 }}>
       <Typography variant="h4" component="h1" gutterBottom>

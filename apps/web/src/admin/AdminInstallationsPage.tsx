@@ -18,9 +18,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { ADMIN_INSTALLATION_SORTS, formatCredits, type AdminInstallation } from '@tandem/shared';
 import { useState } from 'react';
-import { Navigate } from 'react-router';
 import { ApiError } from '../api/client';
-import { useCurrentUser } from '../auth/current-user';
 import { PageSpinner } from '../layout/PageSpinner';
 import { useAdminInstallations } from './use-admin-installations';
 import { GiftCreditsDialog } from './GiftCreditsDialog';
@@ -42,13 +40,6 @@ const COLUMNS: SortableColumn<Sort>[] = [
 
 /** /admin/installations (platform §2, §7 Admin): every installation, searchable; ban and unban. */
 export default function AdminInstallationsPage() {
-  const { user, loading } = useCurrentUser();
-  if (loading) return <PageSpinner />;
-  if (!user?.admin) return <Navigate to="/" replace />;
-  return <InstallationsTable />;
-}
-
-function InstallationsTable() {
   // The URL is the list's state (DESIGN.md §7), defaults left out.
   const listParams = useListParams();
   const { sortBy, descending, sortOn } = useSortParams(listParams, ADMIN_INSTALLATION_SORTS, 'created_at');

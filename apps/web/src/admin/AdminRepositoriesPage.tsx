@@ -10,8 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { Navigate, Link as RouterLink } from 'react-router';
-import { useCurrentUser } from '../auth/current-user';
+import { Link as RouterLink } from 'react-router';
 import { PageSpinner } from '../layout/PageSpinner';
 import { AdminSearchForm } from './AdminSearchForm';
 import { useAdminRepositories } from './use-admin-repositories';
@@ -21,13 +20,6 @@ const COLUMNS = ['Repository', 'Installation', 'Added', 'Agents', 'Status'];
 
 /** /admin/repositories: every repository across installations, searchable (platform §7 Admin). */
 export default function AdminRepositoriesPage() {
-  const { user, loading } = useCurrentUser();
-  if (loading) return <PageSpinner />;
-  if (!user?.admin) return <Navigate to="/" replace />;
-  return <RepositoriesTable />;
-}
-
-function RepositoriesTable() {
   const params = useListParams();
   const list = useAdminRepositories(params.query);
   return (

@@ -13,8 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AdminUser } from '@tandem/shared';
 import { useState } from 'react';
-import { Navigate, Link as RouterLink } from 'react-router';
-import { useCurrentUser } from '../auth/current-user';
+import { Link as RouterLink } from 'react-router';
 import { PageSpinner } from '../layout/PageSpinner';
 import { AdminSearchForm } from './AdminSearchForm';
 import { LeadInfoDialog } from './LeadInfoDialog';
@@ -25,13 +24,6 @@ const COLUMNS = ['User', 'Email', 'Joined', 'Installations', 'Agents', 'utm_sour
 
 /** /admin/users (platform §6 Product admin): every user with utm_source, and their lead info. */
 export default function AdminUsersPage() {
-  const { user, loading } = useCurrentUser();
-  if (loading) return <PageSpinner />;
-  if (!user?.admin) return <Navigate to="/" replace />;
-  return <UsersTable />;
-}
-
-function UsersTable() {
   const params = useListParams();
   const [leadOf, setLeadOf] = useState<AdminUser | null>(null);
   const list = useAdminUsers(params.query);

@@ -13,8 +13,7 @@ import {
   type AdminDashboard,
   type AdminDashboardRange,
 } from '@tandem/shared';
-import { Navigate, Link as RouterLink, useSearchParams } from 'react-router';
-import { useCurrentUser } from '../auth/current-user';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { PageSpinner } from '../layout/PageSpinner';
 import { DashboardCharts } from './DashboardCharts';
 import { DashboardTables } from './DashboardTables';
@@ -22,13 +21,6 @@ import { useAdminDashboard } from './use-admin-dashboard';
 
 /** /admin/dashboard (platform §2, §7 Admin): the figures an operator checks each morning. */
 export default function DashboardPage() {
-  const { user, loading } = useCurrentUser();
-  if (loading) return <PageSpinner />;
-  if (!user?.admin) return <Navigate to="/" replace />;
-  return <Dashboard />;
-}
-
-function Dashboard() {
   // The range is in the URL (DESIGN.md §7), so a link or a reload shows the same figures.
   const [params, setParams] = useSearchParams();
   const asked = Number(params.get('days'));
