@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-or
 import { installations, type Db } from '@tandem/db';
 import type { AdminInstallationList, adminInstallationsQuerySchema } from '@tandem/shared';
 import type { z } from 'zod';
+import { containsPattern } from '../like-pattern.js';
 
 /** The admin installations table: every installation not deleted on the code host, paged. */
 export async function listInstallations(
@@ -16,9 +17,8 @@ export async function listInstallations(
   const memberCount = sql<number>`(select count(*)::int from memberships m where m.installation_id = installations.id)`;
   const filters: SQL[] = [isNull(installations.deletedAt)];
   if (query.search) {
-    const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const byId = /^\d{1,15}$/.test(query.search) ? eq(installations.id, Number(query.search)) : undefined;
-    filters.push(or(ilike(installations.accountLogin, like), byId)!);
+    filters.push(or(ilike(installations.accountLogin, containsPattern(query.search)), byId)!);
   }
   const where = and(...filters);
   const column = {

@@ -1,7 +1,7 @@
 import { asc, eq, ilike, or, sql } from 'drizzle-orm';
 import { installations, repositories, type Db } from '@tandem/db';
 import type { AdminListQuery, AdminRepositoryList } from '@tandem/shared';
-import { containsPattern } from './like-pattern.js';
+import { containsPattern } from '../like-pattern.js';
 
 /**
  * Every repository across installations (GET /api/admin/repositories), by name, searchable by

@@ -1,7 +1,7 @@
 import { desc, ilike, or, sql } from 'drizzle-orm';
 import { users, type Db } from '@tandem/db';
 import type { AdminListQuery, AdminUserList } from '@tandem/shared';
-import { containsPattern } from './like-pattern.js';
+import { containsPattern } from '../like-pattern.js';
 
 /**
  * The admin users table (GET /api/admin/users): newest first, searchable by username or email,

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { AuthenticatedUser } from '../sessions.js';
 
 import { metadataFor } from './agent-metadata.js';
+import { containsPattern } from '../like-pattern.js';
 
 /** `creator:{name|me}`, `is:archived`, `is:unarchived`, and free text matched against titles. */
 export function parseAgentSearch(search: string) {
@@ -57,7 +58,7 @@ export async function listAgents(
       );
   }
   if (search.archived !== undefined) filters.push(eq(agents.archived, search.archived));
-  if (search.text) filters.push(ilike(agents.title, `%${search.text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`));
+  if (search.text) filters.push(ilike(agents.title, containsPattern(search.text)));
   if (query.repository_name) {
     filters.push(
       inArray(
