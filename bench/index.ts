@@ -3,13 +3,14 @@
  * machine. Prints a table, writes it as JSON under bench/results/, and exits non-zero when a figure
  * misses its goal. Not part of `npm test`: it takes minutes and depends on the machine's load.
  *
- * BENCH_SECONDS (default 10): load per measurement. BENCH_ONLY=poll|web|agents: one group of
+ * BENCH_SECONDS (default 10): load per measurement. BENCH_ONLY=poll|memory|web|agents: one group of
  * figures. BENCH_AGENTS (default 100): agents started at once for the scale figure.
  * DATABASE_URL: a Postgres server whose user may create databases; otherwise
  * postgres://postgres@127.0.0.1:5432/postgres when it answers. Postgres figures are skipped when none does.
  */
 import { cpus } from 'node:os';
 import pg from 'pg';
+import { memoryFigures } from './memory.js';
 import { pollFigures } from './poll.js';
 import { printTable, writeResults, type Figure } from './report.js';
 import { agentFigures } from './steps.js';
@@ -64,6 +65,10 @@ if (!only || only === 'poll') {
   } else {
     console.error('no Postgres answered: Postgres figures skipped');
   }
+}
+if (!only || only === 'memory') {
+  console.error('idle memory of the server on PGlite…');
+  figures.push(...(await memoryFigures({ idleMs: 5000 })));
 }
 if (!only || only === 'web') {
   console.error('web figures (Chromium)…');

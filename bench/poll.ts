@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import type { Figure } from './report.js';
-import { rssMb, startTarget, type RunningTarget } from './servers.js';
+import { startTarget, type RunningTarget } from './servers.js';
 
 export interface LoadResult {
   rps: number;
@@ -50,23 +50,6 @@ export async function pollFigures(
       'latest-timestamp': `/api/agent/latest-timestamp?trajectory_id=${tandem.agentId}`,
       'status-counts': '/api/agents/status-counts',
     };
-    if (database === 'pglite') {
-      // Idle memory, a few seconds after start-up, beside a bare Fastify process.
-      baseline = await startTarget('baseline');
-      await new Promise((resolve) => setTimeout(resolve, 5000));
-      const [tandemRss, baseRss] = [await rssMb(tandem.pid), await rssMb(baseline.pid)];
-      await baseline.stop();
-      baseline = undefined;
-      if (tandemRss !== null && baseRss !== null)
-        figures.push({
-          name: 'idle memory (pglite), RSS MB',
-          baseline: baseRss,
-          tandem: tandemRss,
-          ratio: tandemRss / baseRss,
-          goal: '≤ 250 MB',
-          ok: tandemRss <= 250,
-        });
-    }
     // Answers must be real answers, not 401s measured as fast.
     for (const path of Object.values(paths)) {
       const res = await fetch(tandem.url + path, { headers: auth });

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from './testing/index.js';
 import { installations, memberships, users } from './schema/index.js';
 import { DataDirLockedError, openDatabase } from './index.js';
+import { isFreshDataDir } from './init-pglite.js';
 
 describe.each(testDatabaseKinds())('database on %s', (kind) => {
   let database: TestDatabase;
@@ -52,5 +54,46 @@ describe('PGlite data directory', () => {
     writeFileSync(join(dir, 'tandem.lock'), '1');
     await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
     rmSync(join(dir, 'tandem.lock'));
+  });
+});
+
+describe('PGlite memory settings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-db-init-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs with small shared buffers (its memory never shrinks)', async () => {
+    const database = await openDatabase({ kind: 'pglite' });
+    const result = await database.db.execute(sql`show shared_buffers`);
+    expect(JSON.stringify(result)).toContain('16MB');
+    await database.close();
+  });
+
+  it('creates a fresh data directory in a child process from the compiled script', async () => {
+    // The compiled script is what `npm start` runs (tsc -b precedes the tests).
+    const script = fileURLToPath(new URL('../dist/init-pglite.js', import.meta.url));
+    const { execFile } = await import('node:child_process');
+    const fresh = join(dir, 'fresh');
+    expect(isFreshDataDir(fresh)).toBe(true);
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, [script, fresh], (error) => (error ? reject(error) : resolve())),
+    );
+    expect(isFreshDataDir(fresh)).toBe(false);
+    // Opened afterwards, the directory is already migrated and usable.
+    const database = await openDatabase({ kind: 'pglite', dataDir: fresh });
+    await database.db.insert(users).values({ githubId: 9, username: 'cy' });
+    expect(await database.db.select().from(users)).toHaveLength(1);
+    await database.close();
+  });
+
+  it('reports a child that could not create the directory', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const notADir = join(dir, 'file');
+    writeFileSync(notADir, 'x');
+    const script = fileURLToPath(new URL('../dist/init-pglite.js', import.meta.url));
+    const { execFile } = await import('node:child_process');
+    const code = await new Promise<number | null>((resolve) =>
+      execFile(process.execPath, [script, notADir], (error) => resolve(error ? (error.code as number) : 0)),
+    );
+    expect(code).toBe(1);
   });
 });

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -11,6 +10,8 @@ import pg from 'pg';
 import type { DatabaseKind } from '@tandem/shared';
 import * as schema from './schema/index.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+import { initPgliteDataDirApart, isFreshDataDir } from './init-pglite.js';
+import { migrationsFolder, PGLITE_START_PARAMS } from './pglite-settings.js';
 
 export type Schema = typeof schema;
 /** The drizzle database, whichever driver is underneath: code never branches on the kind. */
@@ -43,7 +44,6 @@ export type DatabaseOptions = (
   | { kind: 'pglite'; dataDir?: string }
 ) & { logQuery?: QueryLogger };
 
-const migrationsFolder = fileURLToPath(new URL('../migrations', import.meta.url));
 /** Arbitrary constant: serialises migrations when several servers start against one Postgres. */
 const MIGRATION_LOCK_KEY = 7_261_513;
 
@@ -93,7 +93,9 @@ async function openPglite(dataDir: string | undefined, logger?: DrizzleLogger): 
     lock = acquireDataDirLock(dataDir);
   }
   try {
-    const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    if (dataDir && isFreshDataDir(dataDir)) await initPgliteDataDirApart(dataDir);
+    const options = { startParams: PGLITE_START_PARAMS };
+    const client = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
     const db = drizzlePglite(client, { schema, logger });
     await migratePglite(db, { migrationsFolder });
     return {

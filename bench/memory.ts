@@ -1,0 +1,110 @@
+/**
+ * Idle memory of the real server (`node apps/server/dist/main.js serve`, as `npm start` runs it) on
+ * PGlite: once on its first start, which creates the database, and once restarted on the same data
+ * directory. Each is read a few seconds after the server answers, beside a bare Fastify process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Figure } from './report.js';
+import { rssMb } from './servers.js';
+
+/** The issue's goal for an idle server on PGlite. */
+export const IDLE_RSS_GOAL_MB = 250;
+const main = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function untilHealthy(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/api/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the server did not answer /api/health within 120 s');
+}
+
+/** Starts the server on `dataDir`, waits until it has idled `idleMs`, and returns its RSS. */
+async function idleRss(dataDir: string, idleMs: number): Promise<number | null> {
+  const [port, codeHostPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [main, 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TANDEM_DATA_DIR: dataDir,
+      PORT: String(port),
+      CODEHOST_PORT: String(codeHostPort),
+      STRIPE_LOCAL_PORT: '0',
+      HOST: '127.0.0.1',
+    },
+    stdio: 'ignore',
+  });
+  try {
+    await untilHealthy(`http://127.0.0.1:${port}`, child);
+    await new Promise((r) => setTimeout(r, idleMs));
+    return await rssMb(child.pid!);
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    });
+  }
+}
+
+/** A bare Fastify process answering one JSON route, idle: the baseline. */
+async function bareFastifyRss(idleMs: number): Promise<number | null> {
+  const script = `import Fastify from 'fastify';
+const app = Fastify();
+app.get('/', async () => ({ ok: true }));
+await app.listen({ port: 0, host: '127.0.0.1' });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, idleMs));
+    return await rssMb(child.pid!);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+export async function memoryFigures(options: { idleMs: number }): Promise<Figure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-memory-'));
+  try {
+    const baseRss = await bareFastifyRss(options.idleMs);
+    const first = await idleRss(dataDir, options.idleMs);
+    const restarted = await idleRss(dataDir, options.idleMs);
+    if (first === null || restarted === null || baseRss === null) return [];
+    return [
+      { label: 'first start', rss: first },
+      { label: 'restarted', rss: restarted },
+    ].map(({ label, rss }) => ({
+      name: `idle memory (pglite, ${label}), RSS MB`,
+      baseline: baseRss,
+      tandem: rss,
+      ratio: rss / baseRss,
+      detail: 'baseline: bare Fastify',
+      goal: `≤ ${IDLE_RSS_GOAL_MB} MB`,
+      ok: rss <= IDLE_RSS_GOAL_MB,
+    }));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
