@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -35,6 +36,13 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
     const res = await app.server.inject('/api/health');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    // index.html's inline theme script is allowed by its hash, and inline scripts in general are not.
+    const scriptSrc = /script-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1] ?? '';
+    const hash = createHash('sha256')
+      .update("document.documentElement.dataset.theme = 'light';")
+      .digest('base64');
+    expect(scriptSrc.split(' ')).toEqual(expect.arrayContaining(["'self'", `'sha256-${hash}'`]));
+    expect(scriptSrc).not.toContain('unsafe-inline');
     // The code host's avatars (plain http for the local one) may be shown.
     const imgSrc = /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1] ?? '';
     expect(imgSrc.split(' ')).toContain('http://127.0.0.1:9'); // the test app's code host address

@@ -19,6 +19,7 @@ import { trustFunction } from './config/trusted-proxies.js';
 import { registerErrorHandler } from './errors/error-handler.js';
 import { registerCompression } from './http/compression.js';
 import { FRAME_SOURCE_SLOT, registerSecurityHeaders } from './http/security-headers.js';
+import { webAppScriptHashes } from './http/inline-scripts.js';
 import { registerWebApp } from './http/web-app.js';
 import { SecretBox } from './crypto/secret-box.js';
 import type { CodeHostGateway } from './github/gateway.js';
@@ -178,7 +179,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", ...billingOrigins(options.billing, 'script')],
+          scriptSrc: [
+            "'self'",
+            ...webAppScriptHashes(config.webDist ?? defaultWebDist),
+            ...billingOrigins(options.billing, 'script'),
+          ],
           // MUI (emotion) injects <style> elements at run time.
           styleSrc: ["'self'", "'unsafe-inline'"],
           // Avatars come from the code host: any https origin (GitHub), and the configured one, which

@@ -26,4 +26,34 @@ describe('theme toggle', () => {
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
     await context.close();
   });
+
+  it('paints the app shell in the stored theme before any script loads, within the CSP', async () => {
+    const { page, context } = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Toggle theme' }).waitFor();
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+
+    // Without the app's scripts only index.html is left: its header bar, already in dark.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.locator('#root > header').textContent()).toBe('Tandem');
+    const shellBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(shellBackground).toBe('rgb(18, 18, 18)');
+
+    // With them, React replaces the shell with the real header in the same colours.
+    await page.unroute('**/assets/*.js');
+    await page.reload();
+    await page.getByRole('button', { name: 'Toggle theme' }).waitFor();
+    expect(await page.getByText('Tandem', { exact: true }).count()).toBe(1);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(shellBackground);
+    // The inline theme script ran under the Content-Security-Policy (allowed by its hash).
+    expect(errors.filter((text) => text.includes('Content Security Policy'))).toEqual([]);
+    await context.close();
+  });
 });

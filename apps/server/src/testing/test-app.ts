@@ -27,8 +27,9 @@ import { startLocalStripe, type RunningLocalStripe } from '../billing/local-stri
 
 const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test';
 
+/** Like the real build, it sets the theme in an inline script, which the CSP must allow by hash. */
 export const TEST_INDEX_HTML =
-  '<!doctype html><html><head><title>Tandem</title></head><body>spa</body></html>';
+  "<!doctype html><html><head><title>Tandem</title><script>document.documentElement.dataset.theme = 'light';</script></head><body>spa</body></html>";
 
 export interface TestUser {
   id: string;
