@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Figure } from './report.js';
 import { rssMb } from './servers.js';
@@ -16,13 +16,27 @@ import { rssMb } from './servers.js';
 export const IDLE_RSS_GOAL_MB = 250;
 const main = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
 
-function freePort(): Promise<number> {
+/**
+ * Resolves with the server's address once it logs that it listens (pino's JSON lines on stdout):
+ * with PORT=0 the port is only known from there. The code host logs the same line with its own
+ * component, so the server's is the one without.
+ */
+function listeningUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    const timer = setTimeout(() => reject(new Error('the server did not listen within 120 s')), 120_000);
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: { msg?: string; component?: string };
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch {
+        return;
+      }
+      const url = /^Server listening at (http:\/\/\S+)$/.exec(entry.msg ?? '')?.[1];
+      if (url && !entry.component) {
+        clearTimeout(timer);
+        resolve(url);
+      }
     });
   });
 }
@@ -43,21 +57,20 @@ async function untilHealthy(url: string, child: ChildProcess): Promise<void> {
 
 /** Starts the server on `dataDir`, waits until it has idled `idleMs`, and returns its RSS. */
 async function idleRss(dataDir: string, idleMs: number): Promise<number | null> {
-  const [port, codeHostPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [main, 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       TANDEM_DATA_DIR: dataDir,
-      PORT: String(port),
-      CODEHOST_PORT: String(codeHostPort),
+      PORT: '0',
+      CODEHOST_PORT: '0',
       STRIPE_LOCAL_PORT: '0',
       HOST: '127.0.0.1',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   try {
-    await untilHealthy(`http://127.0.0.1:${port}`, child);
+    await untilHealthy(await listeningUrl(child), child);
     await new Promise((r) => setTimeout(r, idleMs));
     return await rssMb(child.pid!);
   } finally {
