@@ -12,24 +12,17 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { BlogPost } from '@tandem/shared';
 import { useState, type FormEvent } from 'react';
-import { Navigate } from 'react-router';
 import { ApiError } from '../api/client';
-import { useCurrentUser } from '../auth/current-user';
-import { PageSpinner } from '../layout/PageSpinner';
 import { useBlogPosts, useSaveBlogPost } from './api';
 
 const EMPTY = { id: undefined as string | undefined, title: '', author: '', content: '', published: true };
 
-/** The admin blog editor (/admin/blog): list every post, create or edit one. */
+/** The admin blog editor (/admin/blog, product admins only: App.tsx): list every post, create or edit one. */
 export function AdminBlogPage() {
-  const { user, loading } = useCurrentUser();
   const posts = useBlogPosts(true);
   const save = useSaveBlogPost();
   const [draft, setDraft] = useState(EMPTY);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-
-  if (loading) return <PageSpinner />;
-  if (!user?.admin) return <Navigate to="/" replace />;
 
   const edit = (post: BlogPost) => {
     setDraft({

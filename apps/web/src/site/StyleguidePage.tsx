@@ -6,15 +6,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { AVATAR_PALETTE } from '@tandem/shared';
-import { Navigate } from 'react-router';
-import { useCurrentUser } from '../auth/current-user';
-import { PageSpinner } from '../layout/PageSpinner';
 
-/** The building blocks in both themes, for admins; everyone else is sent to / (platform §2). */
+/** The building blocks in both themes, for admins (App.tsx sends everyone else to /, platform §2). */
 export function StyleguidePage() {
-  const { user, loading } = useCurrentUser();
-  if (loading) return <PageSpinner />;
-  if (!user?.admin) return <Navigate to="/" replace />;
   return (
     <Container maxWidth="md" sx={{ py: 6 }}>
       <Typography variant="h3" component="h1" gutterBottom>
