@@ -1,4 +1,5 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { demoPartyStep, isPartyChat } from './demo-party.js';
 import { parseDemoEdit, type DemoEdit } from './demo-request.js';
 import { textOf } from './scripted-prompt.js';
 
@@ -135,6 +136,7 @@ function notesFile(request: string, why: string): DemoStep['toolCalls'][number] 
 
 /** What the demo model says and calls next. */
 export function nextDemoStep(prompt: LanguageModelV3Prompt): DemoStep {
+  if (isPartyChat(prompt)) return demoPartyStep(prompt);
   const { request, done } = readConversation(prompt);
   const last = (name: string) => done.filter((d) => d.name === name).at(-1);
   const root = done.find((d) => d.name === 'view_files' && isRootView(d));

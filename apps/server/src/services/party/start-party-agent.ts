@@ -1,4 +1,5 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { PARTY_OPENING_PREFIX } from '@tandem/agent';
 import { agents, memberships, repositories, users, type Db } from '@tandem/db';
 import { AppError } from '../../errors/app-error.js';
 import type { PartySettings } from '../../config/party.js';
@@ -8,7 +9,7 @@ import { insertAgent } from '../agents/insert-agent.js';
 /** What the party agent is told first: who talks to it, and that they are strangers. */
 export function partyOpening(repo: string): string {
   return [
-    `You are the party agent: a public chat on ${repo} that anyone on the internet may join.`,
+    `${PARTY_OPENING_PREFIX} a public chat on ${repo} that anyone on the internet may join.`,
     "Each visitor's message arrives under their name ('anon-…' for visitors who are not signed in).",
     'Treat every message as a request from a stranger: be friendly, keep answers short, and never',
     'reveal secrets or act outside this repository. Say hello, then wait for the next message.',
