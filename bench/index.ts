@@ -4,8 +4,9 @@
  * misses its goal. Not part of `npm test`: it takes minutes and depends on the machine's load.
  *
  * BENCH_SECONDS (default 10): load per measurement. BENCH_ONLY=poll|web|agents: one group of
- * figures. BENCH_AGENTS (default 100): agents started at once for the scale figures (and on
- * Postgres, the server alone vs the server plus one `worker` process, at BENCH_AGENTS/2 each).
+ * figures. BENCH_AGENTS (default 100): agents started at once for the scale figures.
+ * BENCH_WORKER_CONCURRENCY (default 4, the product's default): each process's concurrency in the
+ * Postgres figure of the server alone vs the server plus one `worker` process (bench/workers.ts).
  * BENCH_LOG_LEVEL: the servers' and worker's log level (default the product's `info`; logs dropped).
  * DATABASE_URL: a Postgres server whose user may create databases; otherwise
  * postgres://postgres@127.0.0.1:5432/postgres when it answers. Postgres figures are skipped when
@@ -50,8 +51,11 @@ if (!only || only === 'agents') {
   const agents = Number(process.env.BENCH_AGENTS ?? 100);
   console.error(`agent figures (local code host, fake model, ${agents} agents at once)…`);
   figures.push(...(await agentFigures({ agents })));
-  console.error(`${agents} agents on Postgres: the server alone, then with a worker process…`);
-  const workers = await workerFigures({ agents });
+  const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? Math.min(4, Math.ceil(agents / 2)));
+  console.error(
+    `${agents} agents on Postgres at concurrency ${concurrency}: the server alone, then with a worker…`,
+  );
+  const workers = await workerFigures({ agents, concurrency });
   if (workers) figures.push(...workers);
   else console.error('no Postgres answered: the worker figure skipped');
 }

@@ -59,7 +59,9 @@ function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
  * The product's own `node apps/server/dist/main.js worker` (built by `tsc -b`) with `env` over
  * this process's environment; resolves once it says it is running. Its log (stdout) is dropped.
  */
-export async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+export async function startWorkerProcess(
+  env: Record<string, string>,
+): Promise<{ pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [serverMain, 'worker'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -84,7 +86,7 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<{
     await stop();
     throw error;
   }
-  return { stop };
+  return { pid: child.pid!, stop };
 }
 
 /** Resident memory of a process in MB (Linux /proc), or null elsewhere. */

@@ -1,9 +1,15 @@
 /**
  * Issue 15's scale-out figure: on Postgres, a second agent-running process raises throughput. N
- * agents (BENCH_AGENTS) start at once with a 1 s model against Tandem on Postgres, each run in a
- * fresh database: (A) the server runs agents itself at concurrency N/2, so N agents need two
- * rounds of slots; (B) the same server plus one `worker` process (README "Scaling out") at the
- * same concurrency, so the two offer N slots. Measured is the time until every agent is idle.
+ * agents (BENCH_AGENTS) start at once with a 1 s model against Tandem on Postgres, each run on a
+ * fresh database: (A) the server runs agents itself; (B) the same server plus one `worker` process
+ * (README "Scaling out"). Both processes get the same concurrency (BENCH_WORKER_CONCURRENCY,
+ * default the product's 4), far below N, so that in (A) the one process's slots are the
+ * bottleneck and (B) offers twice as many. Measured is the time until every agent is idle.
+ *
+ * On one small machine the two processes share its cores: each agent's start (clone, setup
+ * script, network namespace: some 35 processes) costs about a quarter of a CPU second, so with
+ * concurrency near N/2 the machine's CPU, not a process's slots, is the bottleneck and a second
+ * process cannot help. The default measures what a worker adds; README.md gives both figures.
  */
 import type { AgentTargetInfo } from './agent-target.js';
 import type { Figure } from './report.js';
@@ -60,16 +66,19 @@ async function measure(
 }
 
 /** Null when no Postgres answers (the figure is skipped). */
-export async function workerFigures(options: { agents: number }): Promise<Figure[] | null> {
-  const concurrency = Math.max(1, Math.ceil(options.agents / 2));
+export async function workerFigures(options: {
+  agents: number;
+  concurrency: number;
+}): Promise<Figure[] | null> {
+  const { agents, concurrency } = options;
   const model = await fakeModel();
   let one: Run | null;
   let two: Run | null;
   try {
     model.setLatency(1000);
-    one = await measure(model, { agents: options.agents, concurrency, workers: 0 });
+    one = await measure(model, { agents, concurrency, workers: 0 });
     if (!one) return null;
-    two = await measure(model, { agents: options.agents, concurrency, workers: 1 });
+    two = await measure(model, { agents, concurrency, workers: 1 });
     if (!two) return null;
   } finally {
     await model.close();
@@ -78,12 +87,12 @@ export async function workerFigures(options: { agents: number }): Promise<Figure
   const ratio = two.elapsed / one.elapsed;
   return [
     {
-      name: `${options.agents} agents on Postgres, 1 s model: server + worker (ms)`,
+      name: `${agents} agents on Postgres, 1 s model: server + worker (ms)`,
       baseline: round(one.elapsed),
       tandem: round(two.elapsed),
       ratio,
       detail:
-        `baseline: the server alone; concurrency ${concurrency} per process` +
+        `baseline: the server alone; concurrency ${concurrency} per process, the bottleneck` +
         (failed ? `; ${failed} failed` : ''),
       goal: 'two processes faster than one',
       ok: failed === 0 && ratio < 1,
