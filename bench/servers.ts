@@ -1,6 +1,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { undoOnInterrupt } from './cleanup.js';
 import type { TargetInfo } from './target.js';
 
 export interface RunningTarget extends TargetInfo {
@@ -26,7 +27,8 @@ export async function startTarget(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const info = await new Promise<TargetInfo>((resolve, reject) => {
+  const stop = undoOnInterrupt(() => stopChild(child, 5000));
+  const ready = new Promise<TargetInfo>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} did not start within 120 s`)), 120_000);
     child.once('message', (message) => {
       clearTimeout(timer);
@@ -37,11 +39,16 @@ export async function startTarget(
       reject(new Error(`${kind} exited with ${code} before it was ready`));
     });
   });
+  // A target that never became ready must not outlive the bench.
+  const info = await ready.catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   return {
     ...info,
     send: (message) => child.send(message as object),
     next: () => new Promise((resolve) => child.once('message', resolve)),
-    stop: () => stopChild(child, 5000),
+    stop,
   };
 }
 
@@ -68,7 +75,7 @@ export async function startWorkerProcess(
   });
   const lines = createInterface({ input: child.stdout! });
   // The worker stops within 10 s of SIGTERM (main.ts): its runs are handed back to the queue.
-  const stop = () => stopChild(child, 12_000);
+  const stop = undoOnInterrupt(() => stopChild(child, 12_000));
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('worker did not start within 120 s')), 120_000);

@@ -1,5 +1,6 @@
 /** Throwaway Postgres databases for the Postgres figures, each dropped by its owner afterwards. */
 import pg from 'pg';
+import { undoOnInterrupt } from './cleanup.js';
 
 /** The Postgres server the bench creates its databases on (DATABASE_URL, else the local default). */
 export const adminDatabaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -23,16 +24,14 @@ export async function throwawayDatabase(
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  const drop = undoOnInterrupt(async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  });
+  return { url: url.toString(), drop };
 }
