@@ -3,7 +3,9 @@
  * its models are `local/bench` on the OpenAI-compatible endpoint BENCH_MODEL_URL (a fake model run
  * by the parent), and `ada` of the seeded code host is signed in without a browser. Reports its
  * address, ada's session token, a clone URL of acme/webapp with an installation token, and answers
- * `{ seed: { agentId, count } }` over IPC by adding that many conversation items to the agent.
+ * `{ seed: { agentId, count } }` over IPC by adding that many conversation items to the agent. On
+ * Postgres (BENCH_DATABASE_URL) it also reports its data dir and code host port, which a `worker`
+ * process beside it needs (bench/workers.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,9 @@ export interface AgentTargetInfo {
   token: string;
   cloneUrl: string;
   pid: number;
+  /** Shared with `worker` processes: the secret key and the local code host's app credentials. */
+  dataDir: string;
+  codeHostPort: number;
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-agents-'));
@@ -80,6 +85,8 @@ const info: AgentTargetInfo = {
   token,
   cloneUrl,
   pid: process.pid,
+  dataDir,
+  codeHostPort: Number(new URL(local.url).port),
 };
 process.send?.(info);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));

@@ -4,55 +4,32 @@
  * misses its goal. Not part of `npm test`: it takes minutes and depends on the machine's load.
  *
  * BENCH_SECONDS (default 10): load per measurement. BENCH_ONLY=poll|memory|web|agents: one group of
- * figures. BENCH_AGENTS (default 100): agents started at once for the scale figure.
+ * figures. BENCH_AGENTS (default 100): agents started at once for the scale figures.
+ * BENCH_WORKER_CONCURRENCY (default 4, the product's default): each process's concurrency in the
+ * Postgres figure of the server alone vs the server plus one `worker` process (bench/workers.ts).
+ * BENCH_LOG_LEVEL: the servers' and worker's log level (default the product's `info`; logs dropped).
  * DATABASE_URL: a Postgres server whose user may create databases; otherwise
- * postgres://postgres@127.0.0.1:5432/postgres when it answers. Postgres figures are skipped when none does.
+ * postgres://postgres@127.0.0.1:5432/postgres when it answers. Postgres figures are skipped when
+ * none does; each of their runs gets a fresh database, dropped afterwards.
+ * Internal, set for the child processes: BENCH_MODEL_URL, BENCH_AGENT_CONCURRENCY, BENCH_DATABASE_URL.
  */
 import { cpus } from 'node:os';
-import pg from 'pg';
 import { memoryFigures } from './memory.js';
 import { pollFigures } from './poll.js';
 import { printTable, writeResults, type Figure } from './report.js';
 import { agentFigures } from './steps.js';
+import { throwawayDatabase } from './throwaway-database.js';
 import { webFigures } from './web.js';
+import { workerFigures } from './workers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const only = process.env.BENCH_ONLY;
-
-/** A throwaway database on the given server, dropped by the returned function. */
-async function throwawayDatabase(
-  adminUrl: string,
-): Promise<{ url: string; drop: () => Promise<void> } | null> {
-  const name = `tandem_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } catch {
-    return null;
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
 
 const figures: Figure[] = [];
 if (!only || only === 'poll') {
   console.error(`poll on PGlite (${seconds} s per measurement)…`);
   figures.push(...(await pollFigures('pglite', { seconds, goalRatio: 0.25 })));
-  const postgres = await throwawayDatabase(
-    process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  );
+  const postgres = await throwawayDatabase();
   if (postgres) {
     try {
       console.error('poll on Postgres…');
@@ -79,6 +56,13 @@ if (!only || only === 'agents') {
   const agents = Number(process.env.BENCH_AGENTS ?? 100);
   console.error(`agent figures (local code host, fake model, ${agents} agents at once)…`);
   figures.push(...(await agentFigures({ agents })));
+  const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? Math.min(4, Math.ceil(agents / 2)));
+  console.error(
+    `${agents} agents on Postgres at concurrency ${concurrency}: the server alone, then with a worker…`,
+  );
+  const workers = await workerFigures({ agents, concurrency });
+  if (workers) figures.push(...workers);
+  else console.error('no Postgres answered: the worker figure skipped');
 }
 
 printTable(figures);

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Figure } from './report.js';
-import { rssMb } from './servers.js';
+import { undoOnInterrupt } from './cleanup.js';
+import { rssMb, stopChild } from './servers.js';
 
 /** The issue's goal for an idle server on PGlite. */
 export const IDLE_RSS_GOAL_MB = 250;
@@ -69,17 +70,13 @@ async function idleRss(dataDir: string, idleMs: number): Promise<number | null> 
     },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
+  const stop = undoOnInterrupt(() => stopChild(child, 10_000));
   try {
     await untilHealthy(await listeningUrl(child), child);
     await new Promise((r) => setTimeout(r, idleMs));
     return await rssMb(child.pid!);
   } finally {
-    await new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-    });
+    await stop();
   }
 }
 
@@ -90,11 +87,12 @@ const app = Fastify();
 app.get('/', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+  const stop = undoOnInterrupt(() => stopChild(child, 1000));
   try {
     await new Promise((r) => setTimeout(r, idleMs));
     return await rssMb(child.pid!);
   } finally {
-    child.kill('SIGKILL');
+    await stop();
   }
 }
 

@@ -1,5 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { undoOnInterrupt } from './cleanup.js';
 import type { TargetInfo } from './target.js';
 
 export interface RunningTarget extends TargetInfo {
@@ -12,6 +14,7 @@ export interface RunningTarget extends TargetInfo {
 
 const targetScript = fileURLToPath(new URL('./target.ts', import.meta.url));
 const agentTargetScript = fileURLToPath(new URL('./agent-target.ts', import.meta.url));
+const serverMain = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
 
 /** Starts bench/target.ts in a child process (its own event loop and CPU) and waits for its address. */
 export async function startTarget(
@@ -24,7 +27,8 @@ export async function startTarget(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const info = await new Promise<TargetInfo>((resolve, reject) => {
+  const stop = undoOnInterrupt(() => stopChild(child, 5000));
+  const ready = new Promise<TargetInfo>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} did not start within 120 s`)), 120_000);
     child.once('message', (message) => {
       clearTimeout(timer);
@@ -35,18 +39,61 @@ export async function startTarget(
       reject(new Error(`${kind} exited with ${code} before it was ready`));
     });
   });
+  // A target that never became ready must not outlive the bench.
+  const info = await ready.catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   return {
     ...info,
     send: (message) => child.send(message as object),
     next: () => new Promise((resolve) => child.once('message', resolve)),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
+    stop,
   };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), graceMs).unref();
+  });
+}
+
+/**
+ * The product's own `node apps/server/dist/main.js worker` (built by `tsc -b`) with `env` over
+ * this process's environment; resolves once it says it is running. Its log (stdout) is dropped.
+ */
+export async function startWorkerProcess(
+  env: Record<string, string>,
+): Promise<{ pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [serverMain, 'worker'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  // The worker stops within 10 s of SIGTERM (main.ts): its runs are handed back to the queue.
+  const stop = undoOnInterrupt(() => stopChild(child, 12_000));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('worker did not start within 120 s')), 120_000);
+      lines.on('line', (line) => {
+        if (!line.startsWith('Tandem agent worker is running')) return;
+        clearTimeout(timer);
+        resolve();
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`worker exited with ${code} before it was running`));
+      });
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { pid: child.pid!, stop };
 }
 
 /** Resident memory of a process in MB (Linux /proc), or null elsewhere. */

@@ -23,7 +23,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** A fake model: answers "Done." after `latencyMs`; `next()` resolves when the next request arrives. */
-async function fakeModel() {
+export async function fakeModel() {
   let latencyMs = 0;
   let count = 0;
   const waiters: { after: number; resolve: (at: number) => void }[] = [];
@@ -51,9 +51,11 @@ async function fakeModel() {
   };
 }
 
-type Api = (path: string, init?: { method?: string; body?: unknown }) => Promise<unknown>;
+export type FakeModel = Awaited<ReturnType<typeof fakeModel>>;
 
-function apiOf(target: AgentTargetInfo): Api {
+export type Api = (path: string, init?: { method?: string; body?: unknown }) => Promise<unknown>;
+
+export function apiOf(target: AgentTargetInfo): Api {
   return async (path, init = {}) => {
     const res = await fetch(`${target.url}${path}`, {
       method: init.method ?? 'GET',
@@ -88,7 +90,7 @@ async function createAgent(api: Api, body: string): Promise<string> {
   return createAgentResponseSchema.parse(answer).agent_id;
 }
 
-async function warmLatency(api: Api, model: Awaited<ReturnType<typeof fakeModel>>, agentId: string) {
+async function warmLatency(api: Api, model: FakeModel, agentId: string) {
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
     await allIdle(api);
@@ -102,6 +104,26 @@ async function warmLatency(api: Api, model: Awaited<ReturnType<typeof fakeModel>
   }
   await allIdle(api);
   return median(samples);
+}
+
+/**
+ * Creates `count` agents at once and times until every one has had its model answer and gone idle.
+ * `failed` counts the creations the server refused.
+ */
+export async function agentsAtOnce(
+  api: Api,
+  model: FakeModel,
+  count: number,
+): Promise<{ elapsed: number; failed: number }> {
+  const before = model.count;
+  const started = performance.now();
+  const results = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) => createAgent(api, `Agent ${i}`)),
+  );
+  const failed = results.filter((r) => r.status === 'rejected').length;
+  while (model.count - before < count - failed) await new Promise((r) => setTimeout(r, 50));
+  await allIdle(api);
+  return { elapsed: performance.now() - started, failed };
 }
 
 function seed(target: RunningTarget) {
@@ -193,15 +215,7 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
     });
     const api = apiOf(many as unknown as AgentTargetInfo);
     model.setLatency(1000);
-    const before = model.count;
-    const started = performance.now();
-    const results = await Promise.allSettled(
-      Array.from({ length: options.agents }, (_, i) => createAgent(api, `Agent ${i}`)),
-    );
-    const failed = results.filter((r) => r.status === 'rejected').length;
-    while (model.count - before < options.agents - failed) await new Promise((r) => setTimeout(r, 50));
-    await allIdle(api);
-    const elapsed = performance.now() - started;
+    const { elapsed, failed } = await agentsAtOnce(api, model, options.agents);
     figures.push({
       name: `${options.agents} agents, 1 s model, concurrency ${options.agents} (ms)`,
       baseline: 1000,
