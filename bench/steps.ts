@@ -16,7 +16,7 @@ import { startChatCompletionsServer } from '@tandem/agent/testing';
 import { createAgentResponseSchema, statusCountsSchema } from '@tandem/shared';
 import type { AgentTargetInfo } from './agent-target.js';
 import type { Figure } from './report.js';
-import { startTarget, type RunningTarget } from './servers.js';
+import { rssMb, startTarget, type RunningTarget } from './servers.js';
 
 const run = promisify(execFile);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -215,7 +215,23 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
     });
     const api = apiOf(many as unknown as AgentTargetInfo);
     model.setLatency(1000);
+    await new Promise((r) => setTimeout(r, 3000));
+    const rssBefore = await rssMb(many.pid);
     const { elapsed, failed } = await agentsAtOnce(api, model, options.agents);
+    // Flat: once the agents are idle, what they used is given back (warm sandboxes are processes of
+    // their own, not the server's memory).
+    await new Promise((r) => setTimeout(r, 5000));
+    const rssAfter = await rssMb(many.pid);
+    if (rssBefore !== null && rssAfter !== null)
+      figures.push({
+        name: `server memory after ${options.agents} agents, RSS MB`,
+        baseline: rssBefore,
+        tandem: rssAfter,
+        ratio: rssAfter / rssBefore,
+        detail: 'baseline: the same server idle before them',
+        goal: 'flat: ≤ 1.25× before',
+        ok: rssAfter / rssBefore <= 1.25,
+      });
     figures.push({
       name: `${options.agents} agents, 1 s model, concurrency ${options.agents} (ms)`,
       baseline: 1000,
