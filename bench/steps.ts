@@ -104,6 +104,13 @@ async function warmLatency(api: Api, model: Awaited<ReturnType<typeof fakeModel>
   return median(samples);
 }
 
+/** Waits until the target has no run and no background sandbox preparation going. */
+async function settle(target: RunningTarget): Promise<void> {
+  const done = target.next();
+  target.send({ settle: true });
+  await done;
+}
+
 function seed(target: RunningTarget) {
   return async (agentId: string, count: number) => {
     const done = target.next();
@@ -144,6 +151,9 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
       agentId = await createAgent(api, `Say done (${i})`);
       colds.push((await arrived) - started);
       await allIdle(api);
+      // The run ended at the model's answer; its sandbox is still being prepared in the
+      // background. The next sample starts on a quiet machine, as each baseline clone does.
+      await settle(target);
     }
     const clone = median(clones);
     const cold = median(colds);
