@@ -25,6 +25,31 @@ async function branchExists(octokit: GitHubClient, repo: RepoInfo, branch: strin
   }
 }
 
+/** Instruction reads in flight, by installation, repository and ref (see sharedInstructionsAt). */
+const reading = new Map<string, Promise<string | null | undefined>>();
+
+/**
+ * The instructions file at a ref, one request for all runs that ask at the same time: a hundred
+ * agents started together on one repository would otherwise ask the code host a hundred times for
+ * the same file (the bottleneck of bench/steps.ts's many-agents figure). Nothing is kept once the
+ * answer is in, so a read never answers from before it was asked.
+ */
+function sharedInstructionsAt(
+  octokit: GitHubClient,
+  repo: RepoInfo,
+  ref: string,
+): Promise<string | null | undefined> {
+  const key = JSON.stringify([repo.installationId, repo.fullName, ref]);
+  let read = reading.get(key);
+  if (!read) {
+    read = readRepoInstructionsAt(octokit, { owner: repo.owner, repo: repo.name, ref })
+      .catch(() => undefined)
+      .finally(() => reading.delete(key));
+    reading.set(key, read);
+  }
+  return read;
+}
+
 /**
  * The prompt's facts for a run whose workspace is still being cloned, asked of the code host's API
  * with the same rules prepareWorkspace applies to the fresh clone: the base branch from the agent
@@ -46,20 +71,12 @@ export async function promptFactsWithoutClone(
     const baseBranch = baseBranchOf(agent, repo);
     const wanted = await wantedBranch(db, agent);
     // Both asked at once; neither rejects, so an early return leaves nothing unhandled.
-    const atBase = readRepoInstructionsAt(octokit, {
-      owner: repo.owner,
-      repo: repo.name,
-      ref: baseBranch,
-    }).catch(() => undefined);
+    const atBase = sharedInstructionsAt(octokit, repo, baseBranch);
     // A chosen base the code host lacks is created from its default branch: that file is unknown here.
     const baseKnown = agent.baseBranch === null || branchExists(octokit, repo, baseBranch).catch(() => false);
     if (typeof wanted === 'string') {
       if (await branchExists(octokit, repo, wanted)) {
-        const instructions = await readRepoInstructionsAt(octokit, {
-          owner: repo.owner,
-          repo: repo.name,
-          ref: wanted,
-        });
+        const instructions = await sharedInstructionsAt(octokit, repo, wanted);
         if (instructions === undefined) return undefined;
         return { branch: wanted, baseBranch, instructions };
       }
