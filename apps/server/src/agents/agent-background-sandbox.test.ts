@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, prepareSandbox, type EmbeddedRunner } from '@tandem/agent';
@@ -79,6 +79,12 @@ describe('an agent whose sandbox is prepared in the background', () => {
       expect(
         (await git(repo, ['push', '--quiet', 'origin', 'HEAD:main', 'HEAD:tandem-1'], { auth })).exitCode,
       ).toBe(0);
+      // A branch whose instructions file is a link (a checkout reads it as none; so must the API).
+      rmSync(join(repo, '.tandem/README.md'));
+      symlinkSync('../README.md', join(repo, '.tandem/README.md'));
+      expect((await git(repo, ['add', '-A'])).exitCode).toBe(0);
+      expect((await git(repo, [...id, 'commit', '--quiet', '-m', 'Linked instructions'])).exitCode).toBe(0);
+      expect((await git(repo, ['push', '--quiet', 'origin', 'HEAD:links'], { auth })).exitCode).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -92,12 +98,12 @@ describe('an agent whose sandbox is prepared in the background', () => {
 
   const headers = () => ({ authorization: `Bearer ${ada.token}` });
   const runner = () => app.runner as EmbeddedRunner;
-  const create = async (body: string) => {
+  const create = async (body: string, baseBranch?: string) => {
     const res = await app.server.inject({
       method: 'POST',
       url: '/api/agents/create-agent/acme/webapp',
       headers: headers(),
-      payload: { body, model: 'local/coder' },
+      payload: { body, model: 'local/coder', ...(baseBranch ? { base_branch: baseBranch } : {}) },
     });
     expect(res.statusCode).toBe(200);
     return createAgentResponseSchema.parse(res.json()).agent_id;
@@ -190,6 +196,25 @@ describe('an agent whose sandbox is prepared in the background', () => {
     expect(llm.requests.length).toBe(before + 2);
     expect(prepared).toBe(preparedBefore + 1);
     expect(systemOf(llm.requests[before + 1])).toBe(systemOf(llm.requests[before]));
+  });
+
+  it('reads a linked instructions file as none, as the checkout does', async () => {
+    mode = 'real';
+    hold();
+    const before = llm.requests.length;
+    answer = (_request, index) =>
+      index === before
+        ? { tool_calls: [{ name: 'run_command', arguments: { command: 'true' } }] }
+        : { content: 'Done.' };
+    const agentId = await create('Work on the linked branch', 'links');
+    await until('the first model request', async () => (llm.requests.length > before ? true : undefined));
+    const first = systemOf(llm.requests[before]);
+    expect(first).toContain('made from links.');
+    expect(first).not.toContain('<repository-instructions>');
+    release();
+    await runner().idle(agentId);
+    expect(llm.requests.length).toBe(before + 2);
+    expect(systemOf(llm.requests[before + 1])).toBe(first);
   });
 
   it('reports a failed preparation as the agent error when a tool needs the sandbox', async () => {
