@@ -3,7 +3,8 @@
  * its models are `local/bench` on the OpenAI-compatible endpoint BENCH_MODEL_URL (a fake model run
  * by the parent), and `ada` of the seeded code host is signed in without a browser. Reports its
  * address, ada's session token, a clone URL of acme/webapp with an installation token, and answers
- * `{ seed: { agentId, count } }` over IPC by adding that many conversation items to the agent. On
+ * `{ seed: { agentId, count } }` over IPC by adding that many conversation items to the agent, and
+ * `{ settle: true }` once no run and no sandbox preparation a run left going is under way. On
  * Postgres (BENCH_DATABASE_URL) it also reports its data dir and code host port, which a `worker`
  * process beside it needs (bench/workers.ts).
  */
@@ -60,7 +61,11 @@ if (!acme) throw new Error('the seeded code host has no acme installation');
 const installationToken = await local.issueInstallationToken(acme.installation.id);
 const cloneUrl = `${local.url.replace('://', `://x-access-token:${installationToken}@`)}/acme/webapp.git`;
 
-process.on('message', (message: { seed?: { agentId: string; count: number } }) => {
+process.on('message', (message: { seed?: { agentId: string; count: number }; settle?: boolean }) => {
+  if (message.settle) {
+    void running.runner.idle().then(() => process.send?.({ settled: true }));
+    return;
+  }
   if (!message.seed) return;
   const { agentId, count } = message.seed;
   void (async () => {

@@ -126,6 +126,13 @@ export async function agentsAtOnce(
   return { elapsed: performance.now() - started, failed };
 }
 
+/** Waits until the target has no run and no background sandbox preparation going. */
+async function settle(target: RunningTarget): Promise<void> {
+  const done = target.next();
+  target.send({ settle: true });
+  await done;
+}
+
 function seed(target: RunningTarget) {
   return async (agentId: string, count: number) => {
     const done = target.next();
@@ -166,6 +173,9 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
       agentId = await createAgent(api, `Say done (${i})`);
       colds.push((await arrived) - started);
       await allIdle(api);
+      // The run ended at the model's answer; its sandbox is still being prepared in the
+      // background. The next sample starts on a quiet machine, as each baseline clone does.
+      await settle(target);
     }
     const clone = median(clones);
     const cold = median(colds);
@@ -220,6 +230,7 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
     const { elapsed, failed } = await agentsAtOnce(api, model, options.agents);
     // Flat: once the agents are idle, what they used is given back (warm sandboxes are processes of
     // their own, not the server's memory).
+    await settle(many);
     await new Promise((r) => setTimeout(r, 5000));
     const rssAfter = await rssMb(many.pid);
     if (rssBefore !== null && rssAfter !== null)

@@ -1,3 +1,4 @@
+import type { AgentRunner } from '@tandem/agent';
 import { openDatabase, type Database } from '@tandem/db';
 import type { Logger } from 'pino';
 import { buildApp, type App } from './app.js';
@@ -19,6 +20,8 @@ export interface RunningServer {
   codeHost: CodeHostSetup;
   /** Stripe or the embedded billing stand-in. */
   billing: BillingSetup;
+  /** Benchmarks wait on it for work a run leaves going (a sandbox still being prepared). */
+  runner: Pick<AgentRunner, 'idle'>;
   close(): Promise<void>;
 }
 
@@ -83,6 +86,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       codeHostUrl: local?.url,
       codeHost,
       billing,
+      runner: runtime.runner,
       close: () => {
         closing ??= app.server
           .close()

@@ -39,6 +39,8 @@ export interface AgentRuntimeOptions {
   afterCharge?: (installationId: number) => void;
   /** Sunset mode: supervisors start no sub-agents once it has closed. */
   sunset?: Sunset | null;
+  /** Prepares fresh sandboxes (tests hold the real one back or fail it); default the real one. */
+  prepareSandbox?: RuntimeDeps['prepareSandbox'];
 }
 
 export interface AgentRuntime {
@@ -89,6 +91,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     sandbox: { kind: support.kind, network: options.agents.network, host: options.agents.sandboxHost },
     secrets: (repositoryId) => loadRepositorySecrets(options.db, options.secretBox, repositoryId),
     afterCharge: options.afterCharge,
+    prepareSandbox: options.prepareSandbox,
   };
   // Supervisors' tools create and wake agents through this process's runner, made just below.
   const late: { runner?: AgentRunner } = {};

@@ -9,7 +9,7 @@ import { startCodeHost, type RunningCodeHost } from '@tandem/codehost';
 import { localCiOptions } from '../github/code-host-setup.js';
 import { buildApp, type App } from '../app.js';
 import { grantFreeCredits, type AgentRunner } from '@tandem/agent';
-import { createAgentRuntime } from '../agents/runtime-setup.js';
+import { createAgentRuntime, type AgentRuntimeOptions } from '../agents/runtime-setup.js';
 import {
   loadConfig,
   LOCAL_PREVIEW_URL,
@@ -87,6 +87,8 @@ export async function createTestApp(
       sandbox?: AgentsConfig['sandbox'];
       /** false: this app only queues runs (Postgres), for tests that run `worker` processes. */
       work?: boolean;
+      /** Wraps sandbox preparation (hold it back, fail it); default the real one. */
+      prepareSandbox?: AgentRuntimeOptions['prepareSandbox'];
     };
     /** The HTTP edge: trusted proxies (default none) and rate limits (default the product's). */
     edge?: Partial<Pick<Config, 'trustedProxies' | 'rateLimits'>>;
@@ -173,6 +175,7 @@ export async function createTestApp(
       // As serve.ts does: the app's auto-fill, bound once the app exists.
       afterCharge: (installationId) => late.app?.autoFill.check(installationId),
       sunset: options.sunset ?? null,
+      prepareSandbox: options.agents.prepareSandbox,
     });
     runner = runtime.runner;
     if (runtime.kind === 'queue') await runtime.runner.start();

@@ -11,11 +11,11 @@ import {
   type WorkerUtils,
 } from 'graphile-worker';
 import type { Pool } from 'pg';
-import { WarmPool } from '../sandbox/index.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
 import type { AgentRunner } from './runner.js';
 import { cancelWait } from './wait.js';
-import { disposeSandbox, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
+import { SandboxShelf } from './sandbox-shelf.js';
+import { WARM_TTL_MS } from './warm-sandbox.js';
 
 export const RUN_AGENT_TASK = 'run_agent';
 const HEARTBEAT_MS = 10_000;
@@ -60,17 +60,14 @@ export class QueueRunner implements AgentRunner {
   private worker: Runner | undefined;
   private readonly running = new Map<string, AbortController>();
   private readonly timers: NodeJS.Timeout[] = [];
-  private readonly pool: WarmPool<WarmSandbox>;
+  private readonly shelf: SandboxShelf;
   private stopped = false;
 
   constructor(
     private readonly deps: RuntimeDeps,
     private readonly options: QueueRunnerOptions,
   ) {
-    this.pool = new WarmPool<WarmSandbox>({
-      ttlMs: options.warmTtlMs ?? WARM_TTL_MS,
-      dispose: (_key, sandbox) => disposeSandbox(sandbox),
-    });
+    this.shelf = new SandboxShelf(deps.logger, options.warmTtlMs ?? WARM_TTL_MS);
   }
 
   private get logger() {
@@ -158,7 +155,7 @@ export class QueueRunner implements AgentRunner {
     await this.worker?.stop();
     await this.utils?.release();
     await this.deps.db.delete(runnerProcesses).where(eq(runnerProcesses.id, this.processId));
-    await this.pool.disposeAll();
+    await this.shelf.stop();
     if (this.options.ownsPool) await this.options.pgPool.end();
   }
 
@@ -174,7 +171,8 @@ export class QueueRunner implements AgentRunner {
         agentId ? [queueOf(agentId)] : [],
       );
       const busy = agentId ? this.running.has(agentId) : this.running.size > 0;
-      if (rows[0]?.n === '0' && !busy) return;
+      // A run may end before its sandbox is ready: idle also means that sandbox is warm (or failed).
+      if (rows[0]?.n === '0' && !busy) return this.shelf.settled(agentId);
       if (Date.now() > deadline)
         throw new Error(`agent ${agentId ?? '(any)'} still has runs after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
@@ -196,9 +194,9 @@ export class QueueRunner implements AgentRunner {
     this.running.set(agentId, controller);
     try {
       const run = new AgentRun(this.deps, agentId, controller.signal, {
-        take: () => this.pool.take(agentId),
-        keep: (sandbox) =>
-          this.stopped ? void disposeSandbox(sandbox) : this.pool.release(agentId, sandbox),
+        take: () => this.shelf.take(agentId),
+        keep: (sandbox) => this.shelf.keep(agentId, sandbox),
+        closed: this.shelf.closed,
         wakeAt: (at) => this.wakeAt(agentId, at),
       });
       try {

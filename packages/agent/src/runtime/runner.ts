@@ -1,10 +1,10 @@
 import { agents } from '@tandem/db';
 import { and, eq, inArray } from 'drizzle-orm';
-import { WarmPool } from '../sandbox/index.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
 import { endOrphanedShells } from './ended-shells.js';
 import { cancelWait, waitingAgents } from './wait.js';
-import { disposeSandbox, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
+import { SandboxShelf } from './sandbox-shelf.js';
+import { WARM_TTL_MS } from './warm-sandbox.js';
 
 /** Shells live at most 2 hours: older shell items were ended (or are ended) anyway. */
 const SHELL_SCAN_MS = 3 * 60 * 60 * 1000;
@@ -37,16 +37,13 @@ export class EmbeddedRunner implements AgentRunner {
   private readonly waiting: (() => void)[] = [];
   private running = 0;
   private stopped = false;
-  private readonly pool: WarmPool<WarmSandbox>;
+  private readonly shelf: SandboxShelf;
 
   constructor(
     private readonly deps: RuntimeDeps,
     private readonly options: { concurrency?: number; warmTtlMs?: number } = {},
   ) {
-    this.pool = new WarmPool<WarmSandbox>({
-      ttlMs: options.warmTtlMs ?? WARM_TTL_MS,
-      dispose: (_key, sandbox) => disposeSandbox(sandbox),
-    });
+    this.shelf = new SandboxShelf(deps.logger, options.warmTtlMs ?? WARM_TTL_MS);
   }
 
   /** Agents that were queued or running when the process stopped run again. */
@@ -110,7 +107,8 @@ export class EmbeddedRunner implements AgentRunner {
     for (;;) {
       const pending = agentId ? [this.slots.get(agentId)] : [...this.slots.values()];
       const live = pending.filter((s): s is Slot => s !== undefined);
-      if (!live.length) return;
+      // A run may end before its sandbox is ready: idle also means that sandbox is warm (or failed).
+      if (!live.length) return this.shelf.settled(agentId);
       await Promise.all(live.map((s) => s.done));
     }
   }
@@ -121,7 +119,7 @@ export class EmbeddedRunner implements AgentRunner {
     this.wakeTimers.clear();
     for (const slot of this.slots.values()) slot.controller.abort(SHUTDOWN);
     await Promise.all([...this.slots.values()].map((s) => s.done));
-    await this.pool.disposeAll();
+    await this.shelf.stop();
   }
 
   private async acquire(): Promise<void> {
@@ -146,9 +144,9 @@ export class EmbeddedRunner implements AgentRunner {
         slot.again = false;
         if (this.stopped) return;
         const run = new AgentRun(this.deps, agentId, slot.controller.signal, {
-          take: () => this.pool.take(agentId),
-          keep: (sandbox) =>
-            this.stopped ? void disposeSandbox(sandbox) : this.pool.release(agentId, sandbox),
+          take: () => this.shelf.take(agentId),
+          keep: (sandbox) => this.shelf.keep(agentId, sandbox),
+          closed: this.shelf.closed,
           wakeAt: (at) => this.wakeAt(agentId, at),
         });
         try {

@@ -55,36 +55,59 @@ async function hasPushed(db: Db, agent: Pick<AgentRow, 'id' | 'branch'>): Promis
   return commit !== undefined;
 }
 
-/** Clones (or reuses) the agent's workspace and runs the repository's setup script on a fresh clone. */
+/** The code-host token and the repository's secrets a sandbox runs with, and their scrubber. */
+export interface SandboxSecrets {
+  token: string;
+  env: Record<string, string>;
+  scrub: Scrubber;
+}
+
+export async function sandboxSecrets(deps: RuntimeDeps, repo: RepoInfo): Promise<SandboxSecrets> {
+  const token = await deps.codeHost.installationToken(repo.installationId);
+  const env: Record<string, string> = (await deps.secrets?.(repo.id)) ?? {};
+  // The code-host token is secret too: it is in the clone's remote URL and in git's output.
+  return { token, env, scrub: createScrubber([token, ...Object.values(env)]) };
+}
+
+/**
+ * The branch a workspace is prepared on: its own branch once it pushed to it; until then the first
+ * free name (`free`), so a branch that already exists on the code host (someone else's, or a
+ * previous database's agent) is never taken over. A reviewer reads the person's pull request
+ * branch itself (it has no tool that could push).
+ */
+export async function wantedBranch(db: Db, agent: AgentRow): Promise<string | { free: string }> {
+  if (agent.purpose === REVIEW_PURPOSE && agent.branch) return agent.branch;
+  if (await hasPushed(db, agent)) return agent.branch!;
+  return { free: agent.branch ?? agentBranch(agent) };
+}
+
+/** The base branch a workspace is prepared from (a user's choice, else the repository's default). */
+export const baseBranchOf = (agent: AgentRow, repo: RepoInfo) => agent.baseBranch ?? repo.defaultBranch;
+
+/**
+ * Clones (or reuses) the agent's workspace and runs the repository's setup script on a fresh clone.
+ * `secrets` are the run's own (read once, so what the model saw before the sandbox was ready is
+ * scrubbed with the same values).
+ */
 export async function prepareSandbox(
   deps: RuntimeDeps,
   agent: AgentRow,
   repo: RepoInfo,
   emit: (item: NewItem) => Promise<unknown>,
+  secrets?: SandboxSecrets,
 ): Promise<WarmSandbox> {
   // A fresh sandbox: any shell the feed still shows running belonged to one that is gone.
   await endOrphanedShells(deps.db, { agentId: agent.id });
-  const token = await deps.codeHost.installationToken(repo.installationId);
-  // The code-host token is secret too: it is in the clone's remote URL and in git's output.
-  const env: Record<string, string> = (await deps.secrets?.(repo.id)) ?? {};
-  const scrub = createScrubber([token, ...Object.values(env)]);
+  const { token, env, scrub } = secrets ?? (await sandboxSecrets(deps, repo));
   const workspace = await prepareWorkspace({
     root: deps.workspacesDir,
     agentId: agent.id,
     cloneUrl: `${deps.codeHost.webUrl.replace(/\/+$/, '')}/${repo.fullName}.git`,
     auth: { token },
-    baseBranch: agent.baseBranch ?? repo.defaultBranch,
+    baseBranch: baseBranchOf(agent, repo),
     // Only a base someone chose is created when missing, not a stale default branch name.
     createBase: agent.baseBranch !== null,
-    // Its own branch once it pushed to it; until then the first free name, so a branch that already
-    // exists on the code host (someone else's, or a previous database's agent) is never taken over.
-    // A reviewer reads the person's pull request branch itself (it has no tool that could push).
-    branch:
-      agent.purpose === REVIEW_PURPOSE && agent.branch
-        ? agent.branch
-        : (await hasPushed(deps.db, agent))
-          ? agent.branch!
-          : { free: agent.branch ?? agentBranch(agent) },
+    branch: await wantedBranch(deps.db, agent),
     author: { name: 'Tandem', email: 'tandem@users.noreply.github.com' },
     kind: deps.sandbox.kind,
   });

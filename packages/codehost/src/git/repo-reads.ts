@@ -220,6 +220,15 @@ export async function listTree(barePath: string, ref: string, dir: string): Prom
     });
 }
 
+/** git's mode of a symbolic link's tree entry. */
+const SYMLINK_MODE = '120000';
+
+/** Whether ref:path is a symbolic link (its blob then holds the link's target, not a file's bytes). */
+export async function isSymlink(barePath: string, ref: string, path: string): Promise<boolean> {
+  const entry = await git(['ls-tree', '--end-of-options', ref, '--', path], { cwd: barePath });
+  return entry.code === 0 && entry.stdout.toString().startsWith(`${SYMLINK_MODE} `);
+}
+
 /** The object at ref:path: a file's bytes, a directory marker, or null when absent. */
 export async function readPath(
   barePath: string,

@@ -6,6 +6,7 @@ import {
   diffFiles,
   getCommit,
   isAncestor,
+  isSymlink,
   listBranches,
   listCommits,
   listTree,
@@ -66,6 +67,23 @@ export function repoRoutes(app: FastifyInstance, ctx: Context): void {
       const url = `${shapes.apiUrl}/repos/${full}/contents/${path}?ref=${ref}`;
       const gitUrl = `${shapes.apiUrl}/repos/${full}/git/blobs/${found.sha}`;
       const htmlUrl = `${shapes.webUrl}/${full}/blob/${ref}/${path}`;
+      // GitHub describes a link as a link (it answers with the target's content when that is a
+      // file in the repository; this host never follows links): never its target text as a file.
+      if (await isSymlink(bare, ref, path)) {
+        return {
+          type: 'symlink',
+          target: found.content.toString('utf8'),
+          name: path.split('/').at(-1),
+          path,
+          sha: found.sha,
+          size: found.content.length,
+          url,
+          html_url: htmlUrl,
+          git_url: gitUrl,
+          download_url: `${shapes.webUrl}/${full}/raw/${ref}/${path}`,
+          _links: { self: url, git: gitUrl, html: htmlUrl },
+        };
+      }
       return {
         type: 'file',
         name: path.split('/').at(-1),

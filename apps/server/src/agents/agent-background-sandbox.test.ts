@@ -1,0 +1,239 @@
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git, prepareSandbox, type EmbeddedRunner } from '@tandem/agent';
+import {
+  startChatCompletionsServer,
+  type ChatCompletionsRequest,
+  type ChatCompletionsServer,
+  type FakeChatResponse,
+} from '@tandem/agent/testing';
+import { agents } from '@tandem/db';
+import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../testing/agent-harness.js';
+import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+
+const INSTRUCTIONS = 'Run npm test before every commit.';
+
+/**
+ * A fresh agent's first model request goes out while its clone is still being made (run-agent.ts,
+ * prompt-facts.ts): the real preparation is held back here until the test lets it go, or fails.
+ */
+describe('an agent whose sandbox is prepared in the background', () => {
+  let llm: ChatCompletionsServer;
+  let app: TestApp;
+  let ada: TestUser;
+  let answer: (request: ChatCompletionsRequest, index: number) => FakeChatResponse = () => ({
+    content: 'Done.',
+  });
+  /** How the next preparations go: held until `release()`, then real, or failing. */
+  let mode: 'real' | 'fail' = 'real';
+  let gate: Promise<void> = Promise.resolve();
+  let release = () => {};
+  let prepared = 0;
+  const hold = () => {
+    gate = new Promise((resolve) => (release = resolve));
+  };
+
+  beforeAll(async () => {
+    llm = await startChatCompletionsServer({
+      apiKey: 'local-key',
+      respond: (request, index) => answer(request, index),
+    });
+    app = await createTestApp('pglite', {
+      codeHost: true,
+      agents: {
+        models: { openaiCompatible: { url: llm.url, apiKey: 'local-key', models: ['coder'] } },
+        prepareSandbox: async (...args) => {
+          await gate;
+          if (mode === 'fail') throw new Error('cloning failed: the code host went away');
+          const sandbox = await prepareSandbox(...args);
+          prepared += 1;
+          return sandbox;
+        },
+      },
+    });
+    await app.server.ready();
+    ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+    // Instructions for agents on main, and someone else's branch under the first agent's name.
+    const auth = { token: await app.codeHost!.issueInstallationToken(1000) };
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-background-'));
+    try {
+      const repo = join(dir, 'repo');
+      expect(
+        (await git(dir, ['clone', '--quiet', `${app.codeHost!.url}/acme/webapp.git`, repo], { auth }))
+          .exitCode,
+      ).toBe(0);
+      mkdirSync(join(repo, '.tandem'), { recursive: true });
+      writeFileSync(join(repo, '.tandem/README.md'), `${INSTRUCTIONS}\n`);
+      const id = ['-c', 'user.name=Someone', '-c', 'user.email=someone@example.com'];
+      expect((await git(repo, ['add', '.tandem/README.md'])).exitCode).toBe(0);
+      expect((await git(repo, [...id, 'commit', '--quiet', '-m', 'Instructions for agents'])).exitCode).toBe(
+        0,
+      );
+      expect(
+        (await git(repo, ['push', '--quiet', 'origin', 'HEAD:main', 'HEAD:tandem-1'], { auth })).exitCode,
+      ).toBe(0);
+      // A branch whose instructions file is a link (a checkout reads it as none; so must the API).
+      rmSync(join(repo, '.tandem/README.md'));
+      symlinkSync('../README.md', join(repo, '.tandem/README.md'));
+      expect((await git(repo, ['add', '-A'])).exitCode).toBe(0);
+      expect((await git(repo, [...id, 'commit', '--quiet', '-m', 'Linked instructions'])).exitCode).toBe(0);
+      expect((await git(repo, ['push', '--quiet', 'origin', 'HEAD:links'], { auth })).exitCode).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  afterAll(async () => {
+    release();
+    await app?.close();
+    await llm?.close();
+  });
+
+  const headers = () => ({ authorization: `Bearer ${ada.token}` });
+  const runner = () => app.runner as EmbeddedRunner;
+  const create = async (body: string, baseBranch?: string) => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: headers(),
+      payload: { body, model: 'local/coder', ...(baseBranch ? { base_branch: baseBranch } : {}) },
+    });
+    expect(res.statusCode).toBe(200);
+    return createAgentResponseSchema.parse(res.json()).agent_id;
+  };
+  const feed = async (agentId: string) =>
+    conversationResponseSchema.parse(
+      (
+        await app.server.inject({
+          url: `/api/agent/conversation?trajectory_id=${agentId}`,
+          headers: headers(),
+        })
+      ).json(),
+    ).conversation;
+  const status = async (agentId: string) =>
+    (await app.database.db.select({ status: agents.status }).from(agents).where(eq(agents.id, agentId)))[0]!
+      .status;
+  const systemOf = (request: unknown) =>
+    ((request as ChatCompletionsRequest).messages[0] as { role: string; content: string }).content;
+
+  it('asks the model before the clone is ready, with the prompt the clone gives; a tool waits for it', async () => {
+    mode = 'real';
+    hold();
+    const before = llm.requests.length;
+    answer = (_request, index) =>
+      index === before
+        ? {
+            content: 'Reading the instructions.',
+            tool_calls: [{ name: 'run_command', arguments: { command: 'cat .tandem/README.md' } }],
+          }
+        : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Read them.' } }] };
+    const agentId = await create('Read the instructions');
+
+    await until('the first model request', async () => (llm.requests.length > before ? true : undefined));
+    expect(prepared).toBe(0);
+    const first = systemOf(llm.requests[before]);
+    // The branch the clone will take (tandem-1 is someone else's), and main's instructions.
+    expect(first).toContain('Your checkout is on the branch tandem-1-2, made from main.');
+    expect(first).toContain(`<repository-instructions>\n${INSTRUCTIONS}\n</repository-instructions>`);
+
+    // The model's command waits for the sandbox: nothing runs while the preparation is held.
+    await until('the model answer stored', async () =>
+      (await feed(agentId)).some(
+        (i) => i.item_type === 'message' && /Reading the instructions/.test(JSON.stringify(i)),
+      )
+        ? true
+        : undefined,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await feed(agentId)).some((i) => i.item_type === 'shell_message')).toBe(false);
+    expect(await status(agentId)).toBe('open');
+
+    release();
+    await runner().idle(agentId);
+    expect(prepared).toBe(1);
+    const items = await feed(agentId);
+    expect(JSON.stringify(items.filter((i) => i.item_type === 'shell_message'))).toContain(INSTRUCTIONS);
+    // The second call's branches come from the workspace: the same prompt, word for word.
+    expect(llm.requests.length).toBe(before + 2);
+    expect(systemOf(llm.requests[before + 1])).toBe(first);
+    const [row] = await app.database.db.select().from(agents).where(eq(agents.id, agentId));
+    expect(row!.branch).toBe('tandem-1-2');
+  });
+
+  it('ends a run that needed no tool without waiting, and keeps the sandbox warm for the next', async () => {
+    mode = 'real';
+    hold();
+    const before = llm.requests.length;
+    answer = () => ({ content: 'Hello there.' });
+    const agentId = await create('Just say hello');
+    await until('the run ended', async () => ((await status(agentId)) === 'paused' ? true : undefined));
+    expect(llm.requests.length).toBe(before + 1);
+    const preparedBefore = prepared;
+    expect(preparedBefore).toBe(1);
+
+    release();
+    // idle() also waits for the sandbox its run left being prepared.
+    await runner().idle(agentId);
+    expect(prepared).toBe(preparedBefore + 1);
+
+    // The next message finds it warm: no second preparation.
+    answer = () => ({ content: 'Hello again.' });
+    const res = await app.server.inject({
+      method: 'POST',
+      url: `/api/agent/message?trajectory_id=${agentId}`,
+      headers: headers(),
+      payload: { message: 'Once more' },
+    });
+    expect(res.statusCode).toBe(200);
+    await runner().idle(agentId);
+    expect(llm.requests.length).toBe(before + 2);
+    expect(prepared).toBe(preparedBefore + 1);
+    expect(systemOf(llm.requests[before + 1])).toBe(systemOf(llm.requests[before]));
+  });
+
+  it('reads a linked instructions file as none, as the checkout does', async () => {
+    mode = 'real';
+    hold();
+    const before = llm.requests.length;
+    answer = (_request, index) =>
+      index === before
+        ? { tool_calls: [{ name: 'run_command', arguments: { command: 'true' } }] }
+        : { content: 'Done.' };
+    const agentId = await create('Work on the linked branch', 'links');
+    await until('the first model request', async () => (llm.requests.length > before ? true : undefined));
+    const first = systemOf(llm.requests[before]);
+    expect(first).toContain('made from links.');
+    expect(first).not.toContain('<repository-instructions>');
+    release();
+    await runner().idle(agentId);
+    expect(llm.requests.length).toBe(before + 2);
+    expect(systemOf(llm.requests[before + 1])).toBe(first);
+  });
+
+  it('reports a failed preparation as the agent error when a tool needs the sandbox', async () => {
+    mode = 'fail';
+    hold();
+    const before = llm.requests.length;
+    answer = () => ({
+      content: 'Listing.',
+      tool_calls: [{ name: 'run_command', arguments: { command: 'ls' } }],
+    });
+    const agentId = await create('List the files');
+    await until('the first model request', async () => (llm.requests.length > before ? true : undefined));
+    release();
+    await runner().idle(agentId);
+    const errors = (await feed(agentId)).filter((i) => i.action_type === 'ErrorEvent');
+    expect(JSON.stringify(errors)).toContain('cloning failed: the code host went away');
+    expect(await status(agentId)).toBe('paused');
+    // One model call: the run stopped at the tool instead of answering it.
+    expect(llm.requests.length).toBe(before + 1);
+    expect((await feed(agentId)).some((i) => i.item_type === 'shell_message')).toBe(false);
+  });
+});
