@@ -116,6 +116,11 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   });
   // An idle client's connection dropping (a Postgres restart) must not crash the process.
   pgPool.on('error', (error) => logger.warn({ err: error }, 'agent queue connection lost'));
+  // A connection in use reports its loss on the client, where an 'error' event without a listener
+  // would be thrown (graphile-worker warns about this and adds its own listener otherwise).
+  pgPool.on('connect', (client) =>
+    client.on('error', (error) => logger.warn({ err: error }, 'agent queue connection lost')),
+  );
   const runner = new QueueRunner(deps, {
     pgPool,
     work,

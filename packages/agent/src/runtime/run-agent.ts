@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   agents,
   agentSideEffects,
@@ -24,16 +22,13 @@ import {
   type ModelEnv,
   type ResolvedModel,
 } from '../model/index.js';
-import { createScrubber, type SandboxKind, type Scrubber } from '../sandbox/index.js';
+import type { SandboxKind, Scrubber } from '../sandbox/index.js';
 import { autoReview } from './auto-review.js';
-import { backgroundPrepares } from './background-limit.js';
-import { startAutoScripts, startRequestedScripts } from './start-scripts.js';
 import { appendSpice, applySummary, pendingToolCalls, RunHistory, syncUserMessages } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
 import { beginWait, endWait } from './wait.js';
 import { clearStaleInterrupt, FAILED_STATUS, isAsleep, isoNow, stoppedByAdmin } from './asleep.js';
-import { readRepoInstructions } from './repo-instructions.js';
-import { promptFactsWithoutClone, type PromptFacts } from './prompt-facts.js';
+import { RunSandbox, type RunnerSandboxes } from './run-sandbox.js';
 import { loggableError } from './loggable-error.js';
 import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
 import {
@@ -47,13 +42,7 @@ import {
   type SupervisionHost,
   type ToolContext,
 } from './tools/index.js';
-import {
-  disposeSandbox,
-  prepareSandbox,
-  sandboxSecrets,
-  type SandboxSecrets,
-  type WarmSandbox,
-} from './warm-sandbox.js';
+import type { prepareSandbox, WarmSandbox } from './warm-sandbox.js';
 
 export interface RuntimeLogger {
   info(details: Record<string, unknown>, message: string): void;
@@ -103,9 +92,6 @@ function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
   }
   return value;
 }
-
-/** Without a sandbox yet there are no secret values to mask, but URL credentials still are. */
-const urlCredentialsOnly = createScrubber([]);
 
 function lastToolName(history: ModelMessage[]): string | null {
   const last = history.at(-1);
@@ -170,38 +156,10 @@ export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id' | 'creatorI
   return creator ?? { username: 'unknown', email: null, autoCreatePr: true };
 }
 
-/** What the prompt takes from a ready sandbox's checkout. */
-async function factsOf(sandbox: WarmSandbox): Promise<PromptFacts> {
-  const { branch, baseBranch, dir } = sandbox.workspace;
-  return { branch, baseBranch, instructions: await readRepoInstructions(dir) };
-}
-
-/** The promise's value, or null once the signal aborts first. */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  if (signal.aborted) return Promise.resolve(null);
-  return new Promise<T | null>((resolve, reject) => {
-    const onAbort = () => resolve(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 export class AgentRun {
   private agent!: AgentRow;
-  /** The run's sandbox, once a tool (or the run's start) had it. */
-  private sandbox: WarmSandbox | undefined;
-  /** A fresh sandbox being prepared in the background (its repository scripts started after it). */
-  private preparing: Promise<WarmSandbox> | undefined;
-  /** Set when `preparing` resolved, whether or not anything awaited it yet. */
-  private prepared: WarmSandbox | undefined;
-  /** Masks the sandbox's secrets in all the model and the feed see; known before the sandbox is. */
-  private scrub: Scrubber = urlCredentialsOnly;
-  /**
-   * What the prompt takes from the repository: the checkout's branches and its `.tandem/README.md`
-   * (read once per run: the agent may edit it meanwhile). Known at once with a warm sandbox; asked
-   * of the code host while a fresh clone is made (prompt-facts.ts), else read from the clone.
-   */
-  private facts: Promise<PromptFacts | null> | undefined;
+  /** The run's sandbox: warm, being prepared in the background, or ready (run-sandbox.ts). */
+  private readonly box: RunSandbox;
   /** Set when this run's wait tool ended it. */
   private waitingUntil: Date | null = null;
   private repo!: RepoInfo & { creditLimit: number };
@@ -215,17 +173,18 @@ export class AgentRun {
     private readonly deps: RuntimeDeps,
     private readonly agentId: string,
     private readonly signal: AbortSignal,
-    private readonly warm: {
-      /** The agent's warm sandbox, if any (after any preparation a previous run left going). */
-      take(): Promise<WarmSandbox | undefined>;
-      /** Keeps it warm; one still being prepared is kept once ready, without the run waiting. */
-      keep(sandbox: WarmSandbox | Promise<WarmSandbox>): void;
-      /** Asks for a run at `at` (the runner's timer); earlier runs find the agent still waiting. */
-      wakeAt(at: Date): void;
-      /** Aborted when the runner stops: a preparation still queued then never starts. */
-      closed?: AbortSignal;
-    },
-  ) {}
+    private readonly warm: RunnerSandboxes,
+  ) {
+    this.box = new RunSandbox({
+      deps,
+      agentId,
+      signal,
+      warm,
+      emit: (item) => this.emit(item),
+      scriptContext: (sandbox) => this.scriptContext(sandbox),
+      refreshAgent: () => this.refreshAgent(),
+    });
+  }
 
   private emit = (item: NewItem) => appendItem(this.deps.db, this.agentId, item);
 
@@ -280,7 +239,7 @@ export class AgentRun {
         await this.emit(actionItem('ErrorEvent', { exception: model.reason }));
         return;
       }
-      await this.setUpSandbox(agent, repo, awake);
+      await this.box.setUp(agent, repo, awake);
       // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
       // scripts and leaves the model (and any steps it had left) alone.
       end = await this.loop(model, awake);
@@ -296,15 +255,15 @@ export class AgentRun {
     } catch (error) {
       if (this.signal.reason === SHUTDOWN) return;
       this.deps.logger.error(
-        { err: loggableError(error, this.scrub), agentId: this.agentId },
+        { err: loggableError(error, this.box.scrub), agentId: this.agentId },
         'agent run failed',
       );
       const message = error instanceof Error ? error.message : String(error);
-      this.failure = this.scrub(message);
+      this.failure = this.box.scrub(message);
       await this.emit(actionItem('ErrorEvent', { exception: this.failure }));
     } finally {
       // A sandbox still being prepared is not waited for: the runner keeps it warm once it is ready.
-      const keep = this.sandbox ?? this.preparing;
+      const keep = this.box.held();
       if (keep) this.warm.keep(keep);
       if (this.signal.aborted && this.signal.reason === SHUTDOWN) await this.setStatus('pending');
       else if (waitingUntil) {
@@ -315,106 +274,6 @@ export class AgentRun {
       const shutdown = this.signal.aborted && this.signal.reason === SHUTDOWN;
       if (agent.supervisorId && this.worked && !shutdown && !waitingUntil) await this.reportBack(end);
     }
-  }
-
-  /**
-   * A warm sandbox is used at once. A fresh clone is prepared in the background while the first
-   * model request goes out, when what the prompt takes from the clone can be had from the code
-   * host's API instead (prompt-facts.ts); tools wait for it (readySandbox). Otherwise the run waits
-   * for it as before: a reused clone (its branch may hold work the code host has not seen), a run
-   * only for scripts, or an API that could not say for sure.
-   */
-  private async setUpSandbox(agent: AgentRow, repo: RepoInfo, awake: boolean): Promise<void> {
-    const warm = await this.warm.take();
-    if (warm) {
-      this.sandbox = warm;
-      this.scrub = warm.scrub;
-      await startRequestedScripts(this.deps.db, this.agentId, warm, () => this.scriptContext(warm));
-      this.facts = Promise.resolve(await factsOf(warm));
-      return;
-    }
-    const fresh = !existsSync(join(this.deps.workspacesDir, agent.id, '.git'));
-    const secrets = await sandboxSecrets(this.deps, repo);
-    this.scrub = secrets.scrub;
-    if (!(fresh && awake)) {
-      this.startPreparing(this.prepare(agent, repo, secrets));
-      this.facts = this.factsFromSandbox();
-      await this.facts;
-      return;
-    }
-    // The code host answers these few reads first: the clone, asked for at the same moment,
-    // competes with them for the code host (measured: 30 ms alone, 300 ms beside a clone here).
-    // Neither the clone nor the model request waits for the other after that.
-    const octokit = this.deps.codeHost.installationOctokit(repo.installationId);
-    const asked = promptFactsWithoutClone(this.deps.db, octokit, agent, repo);
-    this.startPreparing(
-      asked.then(() =>
-        backgroundPrepares.run(async () => {
-          // Queued behind other agents' clones while this run was stopped, or the runner was.
-          if (this.signal.aborted || this.warm.closed?.aborted)
-            throw new Error('stopped before its sandbox was prepared');
-          return this.prepare(agent, repo, secrets);
-        }),
-      ),
-    );
-    this.facts = asked.then(async (facts) => facts ?? this.factsFromSandbox());
-    // Rejects only when the model call needed the clone and preparing it failed: reported there.
-    this.facts.catch(() => undefined);
-  }
-
-  private startPreparing(preparing: Promise<WarmSandbox>): void {
-    this.preparing = preparing;
-    // Awaited by the first tool, or handed to the runner: never an unhandled rejection meanwhile.
-    preparing.then(
-      (sandbox) => (this.prepared = sandbox),
-      () => undefined,
-    );
-  }
-
-  /** The prompt's facts read from the clone, once it is ready (null when the run stops first). */
-  private async factsFromSandbox(): Promise<PromptFacts | null> {
-    const sandbox = await this.readySandbox();
-    return sandbox ? factsOf(sandbox) : null;
-  }
-
-  /** A fresh sandbox with the repository's run/auto scripts and the requested ones started. */
-  private async prepare(agent: AgentRow, repo: RepoInfo, secrets: SandboxSecrets): Promise<WarmSandbox> {
-    const prepare = this.deps.prepareSandbox ?? prepareSandbox;
-    const sandbox = await prepare(this.deps, agent, repo, this.emit, secrets);
-    try {
-      await startAutoScripts(sandbox, () => this.scriptContext(sandbox));
-      await startRequestedScripts(this.deps.db, this.agentId, sandbox, () => this.scriptContext(sandbox));
-    } catch (error) {
-      // Nobody may hold it after this failure (the run may have ended): it is disposed here.
-      await disposeSandbox(sandbox).catch(() => undefined);
-      throw error;
-    }
-    return sandbox;
-  }
-
-  /**
-   * The sandbox, waiting for its preparation if needed (null when the run is stopped meanwhile).
-   * A failed preparation throws here: it becomes the run's error.
-   */
-  private async readySandbox(): Promise<WarmSandbox | null> {
-    if (this.sandbox) return this.sandbox;
-    const sandbox = await unlessAborted(this.preparing!, this.signal);
-    if (!sandbox) return null;
-    this.sandbox = sandbox;
-    // Preparing wrote the agent's branch: tools see the row as it is now.
-    await this.refreshAgent();
-    return sandbox;
-  }
-
-  /**
-   * The prompt's facts for this model call (null when the run stops while they wait for the clone):
-   * the branches are the workspace's once it exists, the instructions those read at the start.
-   */
-  private async promptFacts(): Promise<PromptFacts | null> {
-    const facts = await this.facts!;
-    const workspace = (this.sandbox ?? this.prepared)?.workspace;
-    if (!facts || !workspace) return facts;
-    return { ...facts, branch: workspace.branch, baseBranch: workspace.baseBranch };
   }
 
   /** A sub-agent's run ended (not a wait, not a shutdown): its supervisor hears how. */
@@ -484,7 +343,7 @@ export class AgentRun {
         return 'idle';
       }
       if (this.agent.curTokens > this.agent.summarizationLimit) {
-        await this.summarize(model, history, this.scrub);
+        await this.summarize(model, history, this.box.scrub);
         context.invalidate();
         history = await context.current();
       }
@@ -520,7 +379,7 @@ export class AgentRun {
   ): Promise<'ok' | 'interrupted'> {
     // Read per call: the user may switch Automatic PR Creation while the agent works.
     const requester = await requesterOf(this.deps.db, this.agent);
-    const facts = await this.promptFacts();
+    const facts = await this.box.promptFacts();
     if (!facts) return 'interrupted';
     const started = performance.now();
     let result;
@@ -547,7 +406,7 @@ export class AgentRun {
       throw error;
     }
     const stats = await this.charge(model, result.usage, started, `${model.option.label} call`);
-    const scrub = this.scrub;
+    const scrub = this.box.scrub;
     // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
     // can carry a secret the model pieced together.
     const messages = result.response.messages.map((message) => scrubDeep(message, scrub));
@@ -611,7 +470,7 @@ export class AgentRun {
   }
 
   private async executeTools(calls: ToolCallPart[]): Promise<'complete' | 'interrupted' | 'waiting' | null> {
-    const sandbox = await this.readySandbox();
+    const sandbox = await this.box.ready();
     if (!sandbox) return 'interrupted';
     const requester = await requesterOf(this.deps.db, this.agent);
     let stop: 'complete' | 'interrupted' | 'waiting' | null = null;
