@@ -1,3 +1,4 @@
+import { feedOf } from '../testing/feed.js';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import {
   type FakeChatResponse,
 } from '@tandem/agent/testing';
 import { agents } from '@tandem/db';
-import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { createAgentResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../testing/agent-harness.js';
@@ -108,15 +109,7 @@ describe('an agent whose sandbox is prepared in the background', () => {
     expect(res.statusCode).toBe(200);
     return createAgentResponseSchema.parse(res.json()).agent_id;
   };
-  const feed = async (agentId: string) =>
-    conversationResponseSchema.parse(
-      (
-        await app.server.inject({
-          url: `/api/agent/conversation?trajectory_id=${agentId}`,
-          headers: headers(),
-        })
-      ).json(),
-    ).conversation;
+  const feed = (agentId: string) => feedOf(app, ada.token, agentId);
   const status = async (agentId: string) =>
     (await app.database.db.select({ status: agents.status }).from(agents).where(eq(agents.id, agentId)))[0]!
       .status;

@@ -1,10 +1,6 @@
+import { feedOf } from '../testing/feed.js';
 import type { AgentRunner } from '@tandem/agent';
-import {
-  SCRIPT_PATH_MESSAGE,
-  conversationResponseSchema,
-  createAgentResponseSchema,
-  type ConversationItem,
-} from '@tandem/shared';
+import { SCRIPT_PATH_MESSAGE, createAgentResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { agents, scriptLogs } from '@tandem/db';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -83,15 +79,7 @@ describe('running a repository script for the user', () => {
   let app: TestApp;
   let ada: TestUser;
   const headers = () => ({ authorization: `Bearer ${ada.token}` });
-  const feedOf = async (agentId: string): Promise<ConversationItem[]> =>
-    conversationResponseSchema.parse(
-      (
-        await app.server.inject({
-          url: `/api/agent/conversation?trajectory_id=${agentId}`,
-          headers: headers(),
-        })
-      ).json(),
-    ).conversation;
+  const adaFeed = (agentId: string) => feedOf(app, ada.token, agentId);
 
   beforeAll(async () => {
     app = testApp();
@@ -118,7 +106,7 @@ describe('running a repository script for the user', () => {
         headers: headers(),
         payload: { trajectory_id: agent_id, script_path },
       });
-    const feed = () => feedOf(agent_id);
+    const feed = () => adaFeed(agent_id);
 
     const bad = await run('../../etc/passwd.sh');
     expect(bad.statusCode).toBe(422);
@@ -177,7 +165,7 @@ describe('running a repository script for the user', () => {
     });
     const { agent_id } = createAgentResponseSchema.parse(created.json());
     const runner = app.runner as AgentRunner;
-    const feed = () => feedOf(agent_id);
+    const feed = () => adaFeed(agent_id);
     // Paused in the middle of its task: the model still has steps it would take.
     await until(
       'the long command to start',
@@ -245,7 +233,7 @@ describe('running a repository script for the user', () => {
     const items = await until(
       'the auto script to finish',
       async () => {
-        const all = await feedOf(reader);
+        const all = await adaFeed(reader);
         return all.some((i) => i.item_type === 'shell_message' && i.message_type === 'shutdown')
           ? all
           : undefined;

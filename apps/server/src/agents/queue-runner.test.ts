@@ -1,5 +1,6 @@
+import { feedOf } from '../testing/feed.js';
 import { join } from 'node:path';
-import { conversationResponseSchema, createAgentResponseSchema, type ConversationItem } from '@tandem/shared';
+import { createAgentResponseSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   killProcessGroup,
@@ -105,15 +106,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agents on the Postgres queue with
     expect(res.statusCode).toBe(200);
     return createAgentResponseSchema.parse(res.json()).agent_id;
   };
-  const feed = async (agentId: string): Promise<ConversationItem[]> =>
-    conversationResponseSchema.parse(
-      (
-        await app.server.inject({
-          url: `/api/agent/conversation?trajectory_id=${agentId}`,
-          headers: headers(),
-        })
-      ).json(),
-    ).conversation;
+  const feed = (agentId: string) => feedOf(app, ada.token, agentId);
 
   it('a killed worker’s run is taken over by the next worker without a second commit', async () => {
     const first = await startWorker();
