@@ -177,11 +177,12 @@ export class RunSandbox {
   }
 
   /**
-   * The prompt's facts for this model call (null when the run stops while they wait for the clone):
+   * The prompt's facts for this model call (null when the run stops while they are awaited):
    * the branches are the workspace's once it exists, the instructions those read at the start.
    */
   async promptFacts(): Promise<PromptFacts | null> {
-    const facts = await this.facts!;
+    // A stop must not wait for the code host's answers (they are not aborted with the run).
+    const facts = await unlessAborted(this.facts!, this.run.signal);
     const workspace = (this.sandbox ?? this.prepared)?.workspace;
     if (!facts || !workspace) return facts;
     return { ...facts, branch: workspace.branch, baseBranch: workspace.baseBranch };
