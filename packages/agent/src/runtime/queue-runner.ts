@@ -204,10 +204,6 @@ export class QueueRunner implements AgentRunner {
       } catch (error) {
         this.deps.logger.error({ err: error, agentId }, 'agent run crashed');
       }
-      // A run can end while its sandbox is still being prepared in the background. The job (and so
-      // the agent's queue) stays taken until that is over: another process sharing this machine's
-      // workspaces must not start the agent's next run into a clone that is still being made.
-      if (controller.signal.reason !== SHUTDOWN) await this.shelf.settled(agentId);
       // A shutdown leaves the agent queued: failing the job hands it back for a retry.
       if (controller.signal.reason === SHUTDOWN)
         throw new Error('worker shutting down; the run resumes later');
