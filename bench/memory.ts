@@ -3,49 +3,37 @@
  * PGlite: once on its first start, which creates the database, and once restarted on the same data
  * directory. Each is read a few seconds after the server answers, beside a bare Fastify process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { Figure } from './report.js';
 import { undoOnInterrupt } from './cleanup.js';
-import { rssMb, stopChild } from './servers.js';
+import { rssMb, startServerProcess, stopChild } from './servers.js';
 
 /** The issue's goal for an idle server on PGlite. */
 export const IDLE_RSS_GOAL_MB = 250;
-const main = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
 
 /**
- * Resolves with the server's address once it logs that it listens (pino's JSON lines on stdout):
- * with PORT=0 the port is only known from there. The code host logs the same line with its own
+ * The server's address from its log line saying it listens (pino's JSON lines on stdout): with
+ * PORT=0 the port is only known from there. The code host logs the same line with its own
  * component, so the server's is the one without.
  */
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not listen within 120 s')), 120_000);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      let entry: { msg?: string; component?: string };
-      try {
-        entry = JSON.parse(line) as typeof entry;
-      } catch {
-        return;
-      }
-      const url = /^Server listening at (http:\/\/\S+)$/.exec(entry.msg ?? '')?.[1];
-      if (url && !entry.component) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-  });
+function listeningUrl(line: string): string | undefined {
+  let entry: { msg?: string; component?: string };
+  try {
+    entry = JSON.parse(line) as typeof entry;
+  } catch {
+    return undefined;
+  }
+  const url = /^Server listening at (http:\/\/\S+)$/.exec(entry.msg ?? '')?.[1];
+  return url && !entry.component ? url : undefined;
 }
 
-async function untilHealthy(url: string, child: ChildProcess): Promise<void> {
+async function untilHealthy(url: string, exitCode: () => number | null): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    if (exitCode() !== null) throw new Error(`the server exited with ${exitCode()}`);
     const ok = await fetch(`${url}/api/health`).then(
       (res) => res.ok,
       () => false,
@@ -58,7 +46,7 @@ async function untilHealthy(url: string, child: ChildProcess): Promise<void> {
 
 /** Starts the server on `dataDir`, waits until it has idled `idleMs`, and returns its RSS. */
 async function idleRss(dataDir: string, idleMs: number): Promise<number | null> {
-  const child = spawn(process.execPath, [main, 'serve'], {
+  const server = await startServerProcess('serve', {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -68,15 +56,16 @@ async function idleRss(dataDir: string, idleMs: number): Promise<number | null> 
       STRIPE_LOCAL_PORT: '0',
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stderr: 'ignore',
+    graceMs: 10_000,
+    ready: listeningUrl,
   });
-  const stop = undoOnInterrupt(() => stopChild(child, 10_000));
   try {
-    await untilHealthy(await listeningUrl(child), child);
+    await untilHealthy(server.ready, server.exitCode);
     await new Promise((r) => setTimeout(r, idleMs));
-    return await rssMb(child.pid!);
+    return await rssMb(server.pid);
   } finally {
-    await stop();
+    await server.stop();
   }
 }
 

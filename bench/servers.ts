@@ -63,37 +63,58 @@ export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 }
 
 /**
- * The product's own `node apps/server/dist/main.js worker` (built by `tsc -b`) with `env` over
- * this process's environment; resolves once it says it is running. Its log (stdout) is dropped.
+ * The product's own `node apps/server/dist/main.js <command>` (built by `tsc -b`) with `env` as its
+ * whole environment; resolves with the first non-undefined answer of `ready` to a line of its
+ * stdout (the rest of its log is dropped). Stopped (SIGTERM, SIGKILL after `graceMs`) when it
+ * fails to get ready, and when the bench is interrupted.
  */
-export async function startWorkerProcess(
-  env: Record<string, string>,
-): Promise<{ pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [serverMain, 'worker'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+export async function startServerProcess<T>(
+  command: 'serve' | 'worker',
+  options: {
+    env: NodeJS.ProcessEnv;
+    stderr: 'inherit' | 'ignore';
+    graceMs: number;
+    ready: (line: string) => T | undefined;
+  },
+): Promise<{ pid: number; ready: T; exitCode(): number | null; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [serverMain, command], {
+    env: options.env,
+    stdio: ['ignore', 'pipe', options.stderr],
   });
   const lines = createInterface({ input: child.stdout! });
-  // The worker stops within 10 s of SIGTERM (main.ts): its runs are handed back to the queue.
-  const stop = undoOnInterrupt(() => stopChild(child, 12_000));
+  const stop = undoOnInterrupt(() => stopChild(child, options.graceMs));
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('worker did not start within 120 s')), 120_000);
+    const ready = await new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${command} did not start within 120 s`)), 120_000);
       lines.on('line', (line) => {
-        if (!line.startsWith('Tandem agent worker is running')) return;
+        const answer = options.ready(line);
+        if (answer === undefined) return;
         clearTimeout(timer);
-        resolve();
+        resolve(answer);
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`worker exited with ${code} before it was running`));
+        reject(new Error(`${command} exited with ${code} before it was ready`));
       });
     });
+    return { pid: child.pid!, ready, exitCode: () => child.exitCode, stop };
   } catch (error) {
     await stop();
     throw error;
   }
-  return { pid: child.pid!, stop };
+}
+
+/** A `worker` process with `env` over this process's environment, once it says it is running. */
+export async function startWorkerProcess(
+  env: Record<string, string>,
+): Promise<{ pid: number; stop(): Promise<void> }> {
+  return startServerProcess('worker', {
+    env: { ...process.env, ...env },
+    stderr: 'inherit',
+    // The worker stops within 10 s of SIGTERM (main.ts): its runs are handed back to the queue.
+    graceMs: 12_000,
+    ready: (line) => (line.startsWith('Tandem agent worker is running') ? true : undefined),
+  });
 }
 
 /** Resident memory of a process in MB (Linux /proc), or null elsewhere. */
