@@ -1,5 +1,5 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { textOf } from './scripted-prompt.js';
+import { splitSpeaker, textOf } from './scripted-prompt.js';
 
 /**
  * How the party agent's opening message starts (the server's services/party/start-party-agent.ts
@@ -9,8 +9,10 @@ import { textOf } from './scripted-prompt.js';
 export const PARTY_OPENING_PREFIX = 'You are the party agent:';
 export const DEMO_PARTY_TITLE = 'Party chat';
 
-const isPartyOpening = (text: string) =>
-  /^[A-Za-z0-9][\w-]*(?:\[bot\])?: You are the party agent:/.test(text);
+function isPartyOpening(text: string): boolean {
+  const { speaker, body } = splitSpeaker(text);
+  return speaker !== null && body.startsWith(PARTY_OPENING_PREFIX);
+}
 
 /** Whether the conversation is a party chat: its first person's message is the party opening. */
 export function isPartyChat(prompt: LanguageModelV3Prompt): boolean {
@@ -36,9 +38,8 @@ export function demoPartyStep(prompt: LanguageModelV3Prompt): {
   const text = latest ? textOf(latest).trim() : '';
   if (isPartyOpening(text))
     return { text: "Hello, everyone! I'm the party agent. Say hi and I'll answer.", toolCalls: [] };
-  // The loop writes a person's message as "{name}: {text}"; a visitor's name is theirs to choose
-  // only within [\w-], so echoing it back is safe.
-  const name = /^([A-Za-z0-9][\w-]*)(?:\[bot\])?: /.exec(text)?.[1];
+  // A visitor's name is theirs to choose only within [\w-], so echoing it back is safe.
+  const name = splitSpeaker(text).speaker;
   return {
     text: `Thanks${name ? `, ${name}` : ''}! This party agent runs on Tandem's offline demo model: no AI is configured on this deployment, so it cannot really answer. Once its operator configures a model provider, it chats for real.`,
     toolCalls: [],

@@ -1,7 +1,7 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { demoPartyStep, isPartyChat } from './demo-party.js';
 import { parseDemoEdit, type DemoEdit } from './demo-request.js';
-import { textOf } from './scripted-prompt.js';
+import { splitSpeaker, textOf } from './scripted-prompt.js';
 
 /**
  * The offline demo model's fixed plan for one request: look at the repository, read its README,
@@ -38,8 +38,7 @@ export function readConversation(prompt: LanguageModelV3Prompt): { request: stri
     if (message.role !== 'user') return;
     const text = textOf(message).trim();
     if (!text || NOT_A_REQUEST.some((re) => re.test(text))) return;
-    // The loop writes a person's message as "{username}: {text}" (runtime/history.ts).
-    request = text.replace(/^[A-Za-z0-9][\w-]*(?:\[bot\])?: /, '');
+    request = splitSpeaker(text).body;
     start = i + 1;
   });
   const calls = new Map<string, Done>();

@@ -25,6 +25,15 @@ export interface PromptFacts {
   summarize: boolean;
 }
 
+/** The runtime writes a person's message as "{username}: {text}" (runtime/history.ts). */
+const SPEAKER = /^([A-Za-z0-9][\w-]*)(?:\[bot\])?: /;
+
+/** A person's message split into who wrote it (null when it names nobody) and what they wrote. */
+export function splitSpeaker(text: string): { speaker: string | null; body: string } {
+  const match = SPEAKER.exec(text);
+  return match ? { speaker: match[1]!, body: text.slice(match[0].length) } : { speaker: null, body: text };
+}
+
 /** A message's text parts joined (a system message's content; nothing for tool results). */
 export function textOf(message: LanguageModelV3Message): string {
   if (message.role === 'system') return message.content;
