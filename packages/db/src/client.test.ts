@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +50,6 @@ describe('PGlite data directory', () => {
   });
 
   it('fails clearly when another live process holds the directory', async () => {
-    const { writeFileSync } = await import('node:fs');
     // pid 1 is always alive and never us: it stands in for another Tandem process.
     writeFileSync(join(dir, 'tandem.lock'), '1');
     await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
@@ -60,6 +60,12 @@ describe('PGlite data directory', () => {
 describe('PGlite memory settings', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-db-init-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // The compiled script is what `npm start` runs (tsc -b precedes the tests); its exit code.
+  const script = fileURLToPath(new URL('../dist/init-pglite.js', import.meta.url));
+  const runInitScript = (dataDir: string) =>
+    new Promise<number>((resolve) =>
+      execFile(process.execPath, [script, dataDir], (error) => resolve(error ? (error.code as number) : 0)),
+    );
 
   it('runs with small shared buffers (its memory never shrinks)', async () => {
     const database = await openDatabase({ kind: 'pglite' });
@@ -69,14 +75,9 @@ describe('PGlite memory settings', () => {
   });
 
   it('creates a fresh data directory in a child process from the compiled script', async () => {
-    // The compiled script is what `npm start` runs (tsc -b precedes the tests).
-    const script = fileURLToPath(new URL('../dist/init-pglite.js', import.meta.url));
-    const { execFile } = await import('node:child_process');
     const fresh = join(dir, 'fresh');
     expect(isFreshDataDir(fresh)).toBe(true);
-    await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, [script, fresh], (error) => (error ? reject(error) : resolve())),
-    );
+    expect(await runInitScript(fresh)).toBe(0);
     expect(isFreshDataDir(fresh)).toBe(false);
     // Opened afterwards, the directory is already migrated and usable.
     const database = await openDatabase({ kind: 'pglite', dataDir: fresh });
@@ -86,14 +87,8 @@ describe('PGlite memory settings', () => {
   });
 
   it('reports a child that could not create the directory', async () => {
-    const { writeFileSync } = await import('node:fs');
     const notADir = join(dir, 'file');
     writeFileSync(notADir, 'x');
-    const script = fileURLToPath(new URL('../dist/init-pglite.js', import.meta.url));
-    const { execFile } = await import('node:child_process');
-    const code = await new Promise<number | null>((resolve) =>
-      execFile(process.execPath, [script, notADir], (error) => resolve(error ? (error.code as number) : 0)),
-    );
-    expect(code).toBe(1);
+    expect(await runInitScript(notADir)).toBe(1);
   });
 });
