@@ -110,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // request.ip / protocol / host and for the preview host alike.
   const trustProxy = trustFunction(config.trustedProxies ?? { kind: 'none' });
   const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const webDist = config.webDist ?? defaultWebDist;
   let httpServer: Server | undefined;
   let listeningPort: number | undefined;
   const previewSettings = new PreviewSettings({
@@ -179,11 +180,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: [
-            "'self'",
-            ...webAppScriptHashes(config.webDist ?? defaultWebDist),
-            ...billingOrigins(options.billing, 'script'),
-          ],
+          scriptSrc: ["'self'", ...webAppScriptHashes(webDist), ...billingOrigins(options.billing, 'script')],
           // MUI (emotion) injects <style> elements at run time.
           styleSrc: ["'self'", "'unsafe-inline'"],
           // Avatars come from the code host: any https origin (GitHub), and the configured one, which
@@ -340,7 +337,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await blogRoutes(server, { db: database.db });
 
-  await registerWebApp(server, config.webDist ?? defaultWebDist, {
+  await registerWebApp(server, webDist, {
     pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
   });
   return { server, sessions, routes, secretBox, webhooks, pollCache, autoFill };
