@@ -1,5 +1,6 @@
 import { statusOf, type GitHubClient } from '@tandem/github';
 import type { Db } from '@tandem/db';
+import { firstFreeBranch } from '../sandbox/free-branch.js';
 import { readRepoInstructionsAt } from './repo-instructions.js';
 import type { AgentRow, RepoInfo } from './tools/types.js';
 import { baseBranchOf, wantedBranch } from './warm-sandbox.js';
@@ -10,9 +11,6 @@ export interface PromptFacts {
   baseBranch: string;
   instructions: string | null;
 }
-
-/** prepareWorkspace's limit on `name-2`, `name-3`… */
-const MAX_BRANCH_SUFFIX = 100;
 
 /** Whether the code host has the branch under exactly this name (GitHub answers a renamed one too). */
 async function branchExists(octokit: GitHubClient, repo: RepoInfo, branch: string): Promise<boolean> {
@@ -84,11 +82,7 @@ export async function promptFactsWithoutClone(
       if (instructions === undefined || !known) return undefined;
       return { branch: wanted, baseBranch, instructions };
     }
-    let branch: string | undefined;
-    for (let n = 1; n <= MAX_BRANCH_SUFFIX && !branch; n++) {
-      const candidate = n === 1 ? wanted.free : `${wanted.free}-${n}`;
-      if (!(await branchExists(octokit, repo, candidate))) branch = candidate;
-    }
+    const branch = await firstFreeBranch(wanted.free, (candidate) => branchExists(octokit, repo, candidate));
     const [instructions, known] = await Promise.all([atBase, baseKnown]);
     if (!branch || instructions === undefined || !known) return undefined;
     return { branch, baseBranch, instructions };

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { detectSandbox, type SandboxKind } from './detect.js';
+import { firstFreeBranch, MAX_BRANCH_SUFFIX } from './free-branch.js';
 import { git, mustGit, type GitAuth } from './git.js';
 import { readTextIfExists, writeInside } from './safe-fs.js';
 import {
@@ -102,15 +103,14 @@ async function mirrorHead(mirror: string): Promise<string | null> {
   return head && !head.startsWith('-') ? head : null;
 }
 
-const MAX_BRANCH_SUFFIX = 100;
-
 /** The first of `name`, `name-2`, `name-3`… that the code host (as just fetched) does not have. */
 async function freeBranch(mirror: string, name: string): Promise<string> {
-  for (let n = 1; n <= MAX_BRANCH_SUFFIX; n++) {
-    const candidate = n === 1 ? name : `${name}-${n}`;
-    const taken = await git(mirror, ['rev-parse', '--verify', '--quiet', `refs/heads/${candidate}`]);
-    if (taken.exitCode !== 0) return candidate;
-  }
+  const free = await firstFreeBranch(
+    name,
+    async (candidate) =>
+      (await git(mirror, ['rev-parse', '--verify', '--quiet', `refs/heads/${candidate}`])).exitCode === 0,
+  );
+  if (free) return free;
   throw new Error(`no free branch name: ${name} to ${name}-${MAX_BRANCH_SUFFIX} all exist on the code host`);
 }
 
