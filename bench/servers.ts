@@ -6,10 +6,11 @@ import type { TargetInfo } from './target.js';
 
 export interface RunningTarget extends TargetInfo {
   stop(): Promise<void>;
-  /** Sends the target an IPC message (bench/agent-target.ts seeds conversations on request). */
-  send(message: unknown): void;
-  /** The target's next IPC message. */
-  next(): Promise<unknown>;
+  /**
+   * Sends the target an IPC request and resolves with its answer, the target's next IPC message
+   * (bench/agent-target.ts seeds conversations and reports when it has settled).
+   */
+  ask(message: unknown): Promise<unknown>;
 }
 
 const targetScript = fileURLToPath(new URL('./target.ts', import.meta.url));
@@ -46,8 +47,11 @@ export async function startTarget(
   });
   return {
     ...info,
-    send: (message) => child.send(message as object),
-    next: () => new Promise((resolve) => child.once('message', resolve)),
+    ask: (message) => {
+      const answer = new Promise((resolve) => child.once('message', resolve));
+      child.send(message as object);
+      return answer;
+    },
     stop,
   };
 }

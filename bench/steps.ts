@@ -128,16 +128,12 @@ export async function agentsAtOnce(
 
 /** Waits until the target has no run and no background sandbox preparation going. */
 async function settle(target: RunningTarget): Promise<void> {
-  const done = target.next();
-  target.send({ settle: true });
-  await done;
+  await target.ask({ settle: true });
 }
 
 function seed(target: RunningTarget) {
   return async (agentId: string, count: number) => {
-    const done = target.next();
-    target.send({ seed: { agentId, count } });
-    await done;
+    await target.ask({ seed: { agentId, count } });
   };
 }
 
