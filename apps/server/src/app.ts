@@ -205,8 +205,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   await registerClientLimits(server, rateLimits);
   await registerCompression(server);
-  server.addHook('onSend', async (request, reply) => {
+  // Callback-style, like the hook below: an async hook costs a promise on every request (polls).
+  server.addHook('onSend', (request, reply, _payload, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   const secureCookies = config.publicUrl?.startsWith('https://') ?? false;
@@ -271,10 +273,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   server.addHook('onReady', async () => pollCache.start());
   server.addHook('onClose', async () => pollCache.stop());
   // Read-your-writes for the polls: a change made by a request is in the caches before its answer.
-  server.addHook('onSend', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
-      await pollCache.settled();
-    }
+  server.addHook('onSend', (request, reply, _payload, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return done();
+    pollCache.settled().then(() => done(), done);
   });
   agentRoutes(server, {
     db: database.db,

@@ -175,7 +175,8 @@ export function agentRoutes(
   });
 
   // The polls every open tab makes every 2.5–3 s: successful answers are not worth a log line each.
-  app.get('/api/agent/latest-timestamp', { logLevel: 'warn' }, async (request) => {
+  // Its answer is a few dozen bytes, always under the compression threshold: no compression hook.
+  app.get('/api/agent/latest-timestamp', { logLevel: 'warn', compress: false }, async (request) => {
     requireAnyReader(request);
     const { trajectory_id } = parseRequest(trajectoryQuerySchema, request.query, 'query');
     return latestTimestamp(db, pollCache, requireReader(request, trajectory_id), trajectory_id);
