@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isValidBranchName } from './branch-name.js';
 import { detectSandbox, type SandboxKind } from './detect.js';
 import { firstFreeBranch, MAX_BRANCH_SUFFIX } from './free-branch.js';
 import { git, mustGit, type GitAuth } from './git.js';
@@ -68,10 +69,9 @@ const ORIGIN_REFSPEC = '+refs/heads/*:refs/remotes/origin/*';
 /** Pins the commit being pushed inside the workspace while its bundle is written. */
 const PUSH_REF = 'refs/tandem/push';
 
-async function assertBranchName(name: string): Promise<void> {
+function assertBranchName(name: string): void {
   // Also keeps option-looking names ('--upload-pack=…') out of git's argv.
-  const check = await git(tmpdir(), ['check-ref-format', '--branch', name]);
-  if (check.exitCode !== 0 || name.startsWith('-')) throw new Error(`invalid branch name: ${name}`);
+  if (!isValidBranchName(name)) throw new Error(`invalid branch name: ${name}`);
 }
 
 /**
@@ -258,8 +258,8 @@ async function createWorkspace(
 export async function prepareWorkspace(options: PrepareOptions): Promise<PreparedWorkspace> {
   const { auth, cloneUrl } = options;
   const wanted = typeof options.branch === 'string' ? options.branch : options.branch.free;
-  await assertBranchName(wanted);
-  if (options.baseBranch !== null) await assertBranchName(options.baseBranch);
+  assertBranchName(wanted);
+  if (options.baseBranch !== null) assertBranchName(options.baseBranch);
   const kind = options.kind ?? (await detectSandbox()).kind;
   const dir = join(options.root, options.agentId);
   const mirror = mirrorDir(options.root, options.agentId);
@@ -277,7 +277,7 @@ export async function prepareWorkspace(options: PrepareOptions): Promise<Prepare
     // An empty repository has no HEAD to advertise: take the default a fresh repository gets.
     ((await git(mirror, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || null) ??
     'main';
-  await assertBranchName(baseBranch);
+  assertBranchName(baseBranch);
 
   let headSha: string;
   if (cloned) {
@@ -328,7 +328,7 @@ export async function pushBranch(
   auth: GitAuth,
 ): Promise<{ pushed: boolean; output: string; sha: string }> {
   const { branch, mirror } = ws;
-  await assertBranchName(branch);
+  assertBranchName(branch);
   const head = await sandboxGit(ws, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   const sha = head.stdout.trim();
   if (head.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) {
