@@ -4,7 +4,8 @@
  * by the parent), and `ada` of the seeded code host is signed in without a browser. Reports its
  * address, ada's session token, a clone URL of acme/webapp with an installation token, and answers
  * `{ seed: { agentId, count } }` over IPC by adding that many conversation items to the agent, and
- * `{ settle: true }` once no run and no sandbox preparation a run left going is under way. On
+ * `{ settle: true }` once no run and no sandbox preparation a run left going is under way, and
+ * `{ spawnCost: true }` with how long starting a process blocks it (bench/spawn-cost.ts). On
  * Postgres (BENCH_DATABASE_URL) it also reports its data dir and code host port, which a `worker`
  * process beside it needs (bench/workers.ts).
  */
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { conversationItems } from '@tandem/db';
 import { loadConfig, startServer, syncUserFromCodeHost } from '@tandem/server';
 import pino from 'pino';
+import { spawnBlockingMs } from './spawn-cost.js';
 
 export interface AgentTargetInfo {
   url: string;
@@ -61,9 +63,14 @@ if (!acme) throw new Error('the seeded code host has no acme installation');
 const installationToken = await local.issueInstallationToken(acme.installation.id);
 const cloneUrl = `${local.url.replace('://', `://x-access-token:${installationToken}@`)}/acme/webapp.git`;
 
-process.on('message', (message: { seed?: { agentId: string; count: number }; settle?: boolean }) => {
+type Request = { seed?: { agentId: string; count: number }; settle?: boolean; spawnCost?: boolean };
+process.on('message', (message: Request) => {
   if (message.settle) {
     void running.runner.idle().then(() => process.send?.({ settled: true }));
+    return;
+  }
+  if (message.spawnCost) {
+    void spawnBlockingMs().then((ms) => process.send?.({ spawnMs: ms }));
     return;
   }
   if (!message.seed) return;

@@ -17,7 +17,8 @@ import { createAgentResponseSchema, statusCountsSchema } from '@tandem/shared';
 import type { AgentTargetInfo } from './agent-target.js';
 import type { Figure } from './report.js';
 import { idleRssMb } from './idle-rss.js';
-import { startTarget, type RunningTarget } from './servers.js';
+import { rssMb, startTarget, type RunningTarget } from './servers.js';
+import { spawnBlockingMs } from './spawn-cost.js';
 
 const run = promisify(execFile);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -254,6 +255,19 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
         ok: second.failed === 0 && afterSecond.idle / after.idle <= 1.1,
       });
     }
+    // What each git and sandbox process the server starts costs every other request: spawn()
+    // blocks the event loop for a fork() of the whole server (bench/README.md).
+    const { spawnMs } = (await many.ask({ spawnCost: true })) as { spawnMs: number };
+    const bareSpawnMs = await spawnBlockingMs();
+    figures.push({
+      name: 'event loop blocked per process started, ms',
+      baseline: round(bareSpawnMs),
+      tandem: round(spawnMs),
+      ratio: spawnMs / bareSpawnMs,
+      detail: `baseline: the bench process (${await rssMb(process.pid)} MB); server at ${await rssMb(many.pid)} MB`,
+      goal: 'measured',
+      ok: true,
+    });
     figures.push({
       name: `${options.agents} agents, 1 s model, concurrency ${options.agents} (ms)`,
       baseline: 1000,
