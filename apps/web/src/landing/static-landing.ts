@@ -1,8 +1,5 @@
 import { loginPath } from '../pages/login-path';
 import { isThemeShortcut, storeThemeMode, type ThemeMode } from '../theme/theme-mode';
-import { recordPageVisit, startSessionTracking } from '../tracking/page-tracking';
-import { trackingRefused } from '../tracking/traffic';
-import { handOffVisit } from '../tracking/visit-handoff';
 import type { DemoDialogHandle } from './demo-dialog-mount';
 import { chooseLandingVariant } from './landing-variant';
 
@@ -16,13 +13,27 @@ function safeStorage(): Storage | undefined {
 
 /** Loads React, MUI and the dialog on the first Request a Demo: they are most of the app's weight. */
 const loadDemoDialog = () => import('./demo-dialog-mount');
+const loadTracking = () => import('./landing-tracking');
+
+/**
+ * Runs `fn` just after the next frame is painted (rAF runs just before it), as main.tsx does: on a
+ * fast connection the script is ready before the first frame, and its work would hold the paint.
+ */
+function afterFirstFrame(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible')
+    requestAnimationFrame(() => setTimeout(fn, 0));
+  else fn();
+}
 
 /**
  * What the app's landing page does for a visitor, on landing.html's static markup: shows the
  * chosen variant's buttons (and drops the other's), keeps the header's login link pointing back
- * here, runs the theme toggle (button and Alt+T), opens the demo dialog, and tracks the visit.
+ * here, runs the theme toggle (button and Alt+T), opens the demo dialog, and, once the page is
+ * painted, tracks the visit (landing-tracking.ts).
  */
-export function startLanding(options: { loadDemo?: typeof loadDemoDialog } = {}): () => void {
+export function startLanding(
+  options: { loadDemo?: typeof loadDemoDialog; loadTracking?: typeof loadTracking } = {},
+): () => void {
   const doc = document;
   // Tests start the page more than once; the real page never stops it.
   const listening = new AbortController();
@@ -78,25 +89,18 @@ export function startLanding(options: { loadDemo?: typeof loadDemoDialog } = {})
     { signal },
   );
 
-  if (trackingRefused(navigator, window)) return () => listening.abort();
-  let recorded = false;
-  recordPageVisit().then(
-    () => (recorded = true),
-    (error: unknown) => console.warn('Visit tracking failed', error),
-  );
-  // Following one of our links loads the app, which must not record this visit again.
-  doc.addEventListener(
-    'click',
-    (event) => {
-      const link = event.target instanceof Element ? event.target.closest('a') : null;
-      if (recorded && link && link.origin === window.location.origin) handOffVisit();
-    },
-    { signal },
-  );
-  const session = startSessionTracking(() => null);
-  session.tracker.pageView(window.location.pathname);
+  let stopTracking: (() => void) | undefined;
+  afterFirstFrame(() => {
+    if (signal.aborted) return;
+    (options.loadTracking ?? loadTracking)().then(
+      (m) => {
+        if (!signal.aborted) stopTracking = m.trackLanding();
+      },
+      (error: unknown) => console.warn('Visit tracking failed', error),
+    );
+  });
   return () => {
     listening.abort();
-    session.stop();
+    stopTracking?.();
   };
 }
