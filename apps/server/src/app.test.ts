@@ -42,6 +42,11 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
       .update("document.documentElement.dataset.theme = 'light';")
       .digest('base64');
     expect(scriptSrc.split(' ')).toEqual(expect.arrayContaining(["'self'", `'sha256-${hash}'`]));
+    // So is landing.html's.
+    const landingHash = createHash('sha256')
+      .update("document.documentElement.dataset.theme = 'dark';")
+      .digest('base64');
+    expect(scriptSrc.split(' ')).toContain(`'sha256-${landingHash}'`);
     expect(scriptSrc).not.toContain('unsafe-inline');
     // The code host's avatars (plain http for the local one) may be shown.
     const imgSrc = /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1] ?? '';
@@ -61,6 +66,30 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
 
     expect((await app.server.inject('/assets/missing-chunk.js')).statusCode).toBe(404);
     expect((await app.server.inject({ method: 'POST', url: '/not-api' })).statusCode).toBe(404);
+  });
+
+  it('sends the landing page to visitors without a session cookie, the SPA to the others', async () => {
+    for (const url of ['/', '/landing?landingVariant=twobutton']) {
+      const visitor = await app.server.inject(url);
+      expect(visitor.statusCode, url).toBe(200);
+      expect(visitor.headers['content-type'], url).toContain('text/html');
+      expect(visitor.headers['cache-control'], url).toBe('no-cache');
+      expect(visitor.body, url).toContain('landing');
+      // Filled with the deployment's links, so nothing waits for /api/config.
+      expect(visitor.body, url).toMatch(/<a href="mailto:[^"]+">Contact<\/a>/);
+      expect(visitor.body, url).not.toContain('<!--tandem:');
+      expect(visitor.headers['content-security-policy'], url).toContain("default-src 'self'");
+
+      const signedIn = await app.server.inject({ url, cookies: { access_token: 'some.session.token' } });
+      expect(signedIn.statusCode, url).toBe(200);
+      expect(signedIn.body, url).toBe(TEST_INDEX_HTML);
+    }
+    const head = await app.server.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('text/html');
+    expect(head.body).toBe('');
+    // Other pages are the SPA's for everyone.
+    expect((await app.server.inject('/docs')).body).toBe(TEST_INDEX_HTML);
   });
 
   it('answers a path with malformed percent-encoding with 400 in the API error shape', async () => {

@@ -20,6 +20,7 @@ import { registerErrorHandler } from './errors/error-handler.js';
 import { registerCompression } from './http/compression.js';
 import { FRAME_SOURCE_SLOT, registerSecurityHeaders } from './http/security-headers.js';
 import { webAppScriptHashes } from './http/inline-scripts.js';
+import { fillLandingPage } from './http/landing-page.js';
 import { registerWebApp } from './http/web-app.js';
 import { SecretBox } from './crypto/secret-box.js';
 import type { CodeHostGateway } from './github/gateway.js';
@@ -340,6 +341,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await registerWebApp(server, webDist, {
     pageMeta: (path, origin) => blogPageMeta(database.db, path, origin),
+    landingPage: (html) => fillLandingPage(html, config.site),
   });
   return { server, sessions, routes, secretBox, webhooks, pollCache, autoFill };
 }

@@ -21,7 +21,9 @@ describe('accessibility (axe-core)', () => {
     const { page, context } = await browser.newPage();
     const main = () => page.getByRole('main').first().waitFor();
     for (const path of [
-      '/',
+      // The landing page (landing.html for visitors), in both variants.
+      '/?landingVariant=twobutton',
+      '/landing?landingVariant=loginrequest',
       '/docs',
       '/docs/behavior/scripts',
       '/team',
@@ -35,7 +37,8 @@ describe('accessibility (axe-core)', () => {
     // The dark theme has its own colours: check the pages that differ most.
     await page.goto('/');
     await page.keyboard.press('Alt+KeyT');
-    for (const path of ['/', '/docs', '/team']) await check(page, path, main);
+    for (const path of ['/?landingVariant=twobutton', '/?landingVariant=loginrequest', '/docs', '/team'])
+      await check(page, path, main);
     await context.close();
   });
 

@@ -71,6 +71,26 @@ describe('landing page', () => {
     await context.close();
   });
 
+  it('keeps the campaign of a visit when the visitor moves on to the app', async () => {
+    const { page, context } = await browser.newPage();
+    const visits: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/track-visit')) visits.push(request.postData() ?? '');
+    });
+    await page.goto('/?landingVariant=loginrequest&utm_source=newsletter');
+    await page.waitForFunction(() => localStorage.getItem('lead_id') !== null);
+    // The landing page is not the app: its links load the app, which must not record another visit.
+    await page.getByRole('main').getByRole('link', { name: 'Login with Github' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Tandem' }).waitFor();
+    await page.getByRole('button', { name: 'Toggle theme' }).waitFor();
+    expect(visits).toHaveLength(1);
+    expect(JSON.parse(visits[0]!).lead_data).toMatchObject({ utm_source: 'newsletter' });
+    // A later page load of its own is a visit of its own, as before.
+    await page.goto('/docs');
+    await expect.poll(() => visits.length).toBe(2);
+    await context.close();
+  });
+
   it('loads no editor or docs code on the landing page', async () => {
     const { page, context } = await browser.newPage();
     const scripts: string[] = [];

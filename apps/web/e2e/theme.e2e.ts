@@ -34,7 +34,8 @@ describe('theme toggle', () => {
       if (message.type() === 'error') errors.push(message.text());
     });
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto('/');
+    // A page of the single-page app (/ is the landing page for visitors, tested below).
+    await page.goto('/login');
     await page.getByRole('button', { name: 'Toggle theme' }).waitFor();
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
 
@@ -53,6 +54,46 @@ describe('theme toggle', () => {
     expect(await page.getByText('Tandem', { exact: true }).count()).toBe(1);
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(shellBackground);
     // The inline theme script ran under the Content-Security-Policy (allowed by its hash).
+    expect(errors.filter((text) => text.includes('Content Security Policy'))).toEqual([]);
+    await context.close();
+  });
+
+  it('paints the landing page in the stored theme before any script loads, within the CSP', async () => {
+    const { page, context } = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Toggle theme' }).waitFor();
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+
+    // The landing page is HTML and CSS: without its script, it is all there, already in dark.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page
+      .getByRole('heading', { level: 1, name: 'AI coding agents that work on your GitHub repositories' })
+      .waitFor();
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Tandem home' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+      'rgb(18, 18, 18)',
+    );
+
+    // With it, the page's toggle switches the theme, and the app's pages follow the stored choice.
+    await page.unroute('**/assets/*.js');
+    await page.reload();
+    await page.getByRole('main').getByRole('link').first().waitFor();
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+      'rgb(250, 250, 250)',
+    );
+    await page.goto('/docs');
+    await page.getByRole('main').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    // The landing page's inline theme script ran under the Content-Security-Policy too.
     expect(errors.filter((text) => text.includes('Content Security Policy'))).toEqual([]);
     await context.close();
   });

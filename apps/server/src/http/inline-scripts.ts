@@ -16,8 +16,14 @@ export function inlineScriptHashes(html: string): string[] {
     .map((body) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
 }
 
-/** The hashes for the built web app's index.html, or none when it is not built. */
+/**
+ * The hashes for the built web app's pages, index.html and landing.html (they share the theme
+ * script), or none when it is not built.
+ */
 export function webAppScriptHashes(webDist: string): string[] {
-  const index = join(webDist, 'index.html');
-  return existsSync(index) ? inlineScriptHashes(readFileSync(index, 'utf8')) : [];
+  const hashes = ['index.html', 'landing.html']
+    .map((page) => join(webDist, page))
+    .filter((file) => existsSync(file))
+    .flatMap((file) => inlineScriptHashes(readFileSync(file, 'utf8')));
+  return [...new Set(hashes)];
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCompression } from './compression.js';
+import { webAppScriptHashes } from './inline-scripts.js';
 import { IMMUTABLE_CACHE_CONTROL, registerWebApp } from './web-app.js';
 
 /** A built web app as `npm run build` leaves it: hashed assets with brotli and gzip copies. */
@@ -125,5 +127,70 @@ describe('serving the web build and API responses', () => {
     const res = await app.inject({ url: '/assets/gone-000000.js', headers: { 'accept-encoding': 'br' } });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ detail: 'Not Found', code: 'not_found' });
+  });
+});
+
+describe('the landing page for visitors without a session', () => {
+  const THEME_SCRIPT = "document.documentElement.dataset.theme = 'dark';";
+  let dir: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    dir = fakeBuild();
+    const landing = `<!doctype html><html><head><script>${THEME_SCRIPT}</script><script type="module" src="/assets/landing-abc.js"></script></head><body>${'<!-- padding -->'.repeat(100)}<main>landing page</main><footer><!--tandem:footer--></footer></body></html>`;
+    writeFileSync(join(dir, 'landing.html'), landing);
+    writeFileSync(join(dir, 'landing.html.br'), brotliCompressSync(landing));
+    app = Fastify();
+    await registerCompression(app);
+    await registerWebApp(app, dir, {
+      landingPage: (html) =>
+        html.replace('<!--tandem:footer-->', '<a href="mailto:x@example.com">Contact</a>'),
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends it filled in at / and /landing without a session cookie, compressed and revalidated', async () => {
+    for (const url of ['/', '/landing', '/?landingVariant=loginrequest']) {
+      const res = await app.inject({ url, headers: { 'accept-encoding': 'br', cookie: 'theme=dark' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers.vary, url).toMatch(/cookie/i);
+      expect(res.headers.vary, url).toMatch(/accept-encoding/i);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      const html = brotliDecompressSync(res.rawPayload).toString();
+      expect(html, url).toContain('<main>landing page</main>');
+      expect(html, url).toContain('<a href="mailto:x@example.com">Contact</a>');
+    }
+    const head = await app.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+  });
+
+  it('sends the single-page app to a visitor with a session cookie, and on every other path', async () => {
+    const signedIn = await app.inject({
+      url: '/',
+      headers: { 'accept-encoding': 'br', cookie: 'theme=dark; access_token=a.b.c' },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(brotliDecompressSync(signedIn.rawPayload).toString()).toContain('<div id="root">');
+    expect(signedIn.headers.vary).toMatch(/cookie/i);
+    expect(signedIn.headers.vary).toMatch(/accept-encoding/i);
+    const docs = await app.inject({ url: '/docs' });
+    expect(docs.body).toContain('<div id="root">');
+  });
+
+  it('never serves the unfilled template by its file name', async () => {
+    const res = await app.inject({ url: '/landing.html' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it("allows the landing page's inline script by its hash in the CSP", () => {
+    expect(webAppScriptHashes(dir)).toContain(
+      `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`,
+    );
   });
 });

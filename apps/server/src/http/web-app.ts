@@ -3,6 +3,9 @@ import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '@tandem/shared';
+import { escapeHtml } from './escape-html.js';
+import { hasSessionCookie, LANDING_PATHS } from './landing-page.js';
+import { chooseEncoding, precompressHtml } from './precompressed-html.js';
 
 /** Paths owned by the server: an unknown one is a JSON 404, never the SPA's index.html. */
 const SERVER_PREFIXES = ['/api/', '/auth/', '/asset/', '/user_asset/'];
@@ -23,9 +26,6 @@ export interface PageMeta {
   image?: { url: string; width: number; height: number };
 }
 
-const escapeAttr = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 function metaTags(meta: PageMeta): string {
   const tags = [
     ['og:type', 'article'],
@@ -40,7 +40,7 @@ function metaTags(meta: PageMeta): string {
       : []),
   ];
   return tags
-    .map(([property, content]) => `<meta property="${property}" content="${escapeAttr(content!)}" />`)
+    .map(([property, content]) => `<meta property="${property}" content="${escapeHtml(content!)}" />`)
     .join('');
 }
 
@@ -54,10 +54,21 @@ function staticCacheControl(path: string, assetsDir: string): string {
 export async function registerWebApp(
   app: FastifyInstance,
   webDist: string,
-  options: { pageMeta?: (path: string, origin: string) => Promise<PageMeta | undefined> } = {},
+  options: {
+    pageMeta?: (path: string, origin: string) => Promise<PageMeta | undefined>;
+    /** Fills the deployment's values into landing.html (http/landing-page.ts), once. */
+    landingPage?: (html: string) => string;
+  } = {},
 ): Promise<void> {
   const hasBuild = existsSync(join(webDist, 'index.html'));
   const indexHtml = hasBuild ? readFileSync(join(webDist, 'index.html'), 'utf8') : '';
+  // The landing page for visitors without a session (docs/decisions.md "Landing page without the
+  // SPA"); a build from before it had none, and then everyone gets the SPA's landing page.
+  const landingFile = join(webDist, 'landing.html');
+  const landingHtml =
+    hasBuild && existsSync(landingFile)
+      ? precompressHtml((options.landingPage ?? ((html) => html))(readFileSync(landingFile, 'utf8')))
+      : undefined;
   if (hasBuild) {
     const assetsDir = resolve(webDist, 'assets') + sep;
     await app.register(fastifyStatic, {
@@ -67,7 +78,8 @@ export async function registerWebApp(
       // The build writes brotli and gzip copies beside each text file (apps/web/build/precompress.ts);
       // the copy matching Accept-Encoding is sent as it is, never compressed per request.
       preCompressed: true,
-      globIgnore: ['**/*.br', '**/*.gz'],
+      // landing.html is a template: it is sent filled in, at / and /landing only.
+      globIgnore: ['**/*.br', '**/*.gz', 'landing.html'],
       // Otherwise send() adds its own `public, max-age=0` after setHeaders and overwrites ours.
       cacheControl: false,
       setHeaders(res, path) {
@@ -91,6 +103,20 @@ export async function registerWebApp(
           .send('The Tandem web app is not built. Run `npm run build`.');
       }
       const path = request.url.split('?')[0]!;
+      if (LANDING_PATHS.has(path) && landingHtml !== undefined) {
+        // One URL, two pages by cookie: caches must not hand one visitor's page to the other. (Also
+        // for the SPA's file: @fastify/static's own Vary would be replaced by one set here.)
+        reply.header('vary', 'accept-encoding, cookie');
+        if (!hasSessionCookie(request)) {
+          // Compressed once at start, like the build's files (the compression hook skips this handler).
+          const encoding = chooseEncoding(request.headers['accept-encoding']);
+          if (encoding) reply.header('content-encoding', encoding);
+          return reply
+            .header('cache-control', 'no-cache')
+            .type('text/html; charset=utf-8')
+            .send(landingHtml[encoding ?? 'identity']);
+        }
+      }
       const meta = await options
         .pageMeta?.(path, `${request.protocol}://${request.host}`)
         .catch((error: unknown) => {
@@ -99,7 +125,7 @@ export async function registerWebApp(
         });
       if (meta) {
         const html = indexHtml
-          .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttr(meta.title)} · Tandem</title>`)
+          .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(meta.title)} · Tandem</title>`)
           .replace('</head>', `${metaTags(meta)}</head>`);
         return reply.header('cache-control', 'no-cache').type('text/html').send(html);
       }

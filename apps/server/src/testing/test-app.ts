@@ -31,6 +31,10 @@ const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test';
 export const TEST_INDEX_HTML =
   "<!doctype html><html><head><title>Tandem</title><script>document.documentElement.dataset.theme = 'light';</script></head><body>spa</body></html>";
 
+/** The landing page for visitors without a session: an inline script of its own, and slots to fill. */
+export const TEST_LANDING_HTML =
+  "<!doctype html><html><head><title>Tandem</title><script>document.documentElement.dataset.theme = 'dark';</script></head><body>landing<!--tandem:claim--><footer><!--tandem:footer--></footer></body></html>";
+
 export interface TestUser {
   id: string;
   username: string;
@@ -115,6 +119,7 @@ export async function createTestApp(
   const database = await createTestDatabase(kind, { logQuery: options.logQuery });
   const webDist = mkdtempSync(join(tmpdir(), 'tandem-web-'));
   writeFileSync(join(webDist, 'index.html'), TEST_INDEX_HTML);
+  writeFileSync(join(webDist, 'landing.html'), TEST_LANDING_HTML);
   const codeHostDir = options.codeHost ? mkdtempSync(join(tmpdir(), 'tandem-codehost-')) : undefined;
   const codeHost = codeHostDir
     ? await startCodeHost({
