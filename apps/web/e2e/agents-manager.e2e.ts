@@ -190,6 +190,9 @@ describe('agents manager', () => {
 
     await page.getByRole('button', { name: 'Show all' }).click();
     await page.waitForURL((url) => !url.searchParams.has('searchTerm'));
+    // The address changes before the toolbar renders the new search; a quick filter applies to the
+    // search on screen (under CI load, clicking earlier applied it to the previous one).
+    await expect.poll(() => search.inputValue()).toBe('creator:me');
     await page.getByRole('button', { name: 'All creators' }).click();
     await page.waitForURL(/searchTerm=$/);
     await expect.poll(() => search.inputValue()).toBe('');
