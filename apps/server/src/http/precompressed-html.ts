@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 
 type Encoding = 'br' | 'gzip';
 
@@ -18,15 +19,11 @@ export function precompressHtml(html: string): PrecompressedHtml {
   };
 }
 
-/** Brotli, else gzip, as the request's Accept-Encoding allows (`q=0` refuses one). */
+/**
+ * Brotli, else gzip, as the request's Accept-Encoding allows (`q=0` refuses one), with the same
+ * negotiation @fastify/static applies to the build's pre-compressed files.
+ */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
-  const accepted = new Set<string>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    if (name && (q === undefined || Number(q) > 0)) accepted.add(name);
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return undefined;
+  if (acceptEncoding === undefined) return undefined;
+  return negotiate<Encoding>(acceptEncoding.toLowerCase(), ['br', 'gzip']) ?? undefined;
 }
