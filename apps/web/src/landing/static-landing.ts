@@ -1,15 +1,8 @@
+import { webStorage } from '../lib/storage';
 import { loginPath } from '../pages/login-path';
 import { isThemeShortcut, storeThemeMode, type ThemeMode } from '../theme/theme-mode';
 import type { DemoDialogHandle } from './demo-dialog-mount';
 import { chooseLandingVariant } from './landing-variant';
-
-function safeStorage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Loads React, MUI and the dialog on the first Request a Demo: they are most of the app's weight. */
 const loadDemoDialog = () => import('./demo-dialog-mount');
@@ -40,7 +33,7 @@ export function startLanding(
   const { signal } = listening;
   const variant = chooseLandingVariant(
     new URLSearchParams(window.location.search).get('landingVariant'),
-    safeStorage(),
+    webStorage(),
   );
   const hero = doc.getElementById('hero');
   hero?.setAttribute('data-variant', variant);

@@ -6,6 +6,15 @@ type Area = 'local' | 'session';
 
 const storeOf = (area: Area) => (area === 'session' ? window.sessionStorage : window.localStorage);
 
+/** The storage area itself, or undefined where the browser refuses it (for APIs that take a Storage). */
+export function webStorage(area: Area = 'local'): Storage | undefined {
+  try {
+    return storeOf(area);
+  } catch {
+    return undefined;
+  }
+}
+
 export function readStored(key: string, area: Area = 'local'): string | null {
   try {
     return storeOf(area).getItem(key);

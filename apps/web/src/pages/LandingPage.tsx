@@ -6,6 +6,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useClientConfig } from '../api/config';
 import { useCurrentUser } from '../auth/current-user';
 import { chooseLandingVariant } from '../landing/landing-variant';
+import { webStorage } from '../lib/storage';
 
 // Loaded on the first Request a Demo: a dialog with a form is most of a visitor's first page's
 // MUI otherwise (issue 15).
@@ -13,18 +14,10 @@ const DemoRequestDialog = lazy(() =>
   import('../demo/DemoRequestDialog').then((m) => ({ default: m.DemoRequestDialog })),
 );
 
-function safeStorage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 export function LandingPage() {
   const [params] = useSearchParams();
   const query = params.get('landingVariant');
-  const variant = useMemo(() => chooseLandingVariant(query, safeStorage()), [query]);
+  const variant = useMemo(() => chooseLandingVariant(query, webStorage()), [query]);
   const claim = useClientConfig().data?.site.landing_claim;
   const { user } = useCurrentUser();
   const [demoOpen, setDemoOpen] = useState(false);

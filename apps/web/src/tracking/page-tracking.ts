@@ -1,4 +1,5 @@
 import { CSRF_HEADER, STORAGE_KEYS, type SessionEvent } from '@tandem/shared';
+import { readStored } from '../lib/storage';
 import { recordVisit } from './lead';
 import { SessionTracker, TRACKING } from './session-tracker';
 import { leadData } from './traffic';
@@ -8,19 +9,11 @@ import { leadData } from './traffic';
  * useTracking and the landing page (landing/landing-entry.ts) both run it.
  */
 
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Beacon first (it survives the page closing), a keepalive fetch when beacons are unavailable. */
 function sendBatch(events: SessionEvent[], userId: string | null) {
   const body = JSON.stringify({
     user_id: userId,
-    lead_id: storage()?.getItem(STORAGE_KEYS.leadId) ?? null,
+    lead_id: readStored(STORAGE_KEYS.leadId),
     events: JSON.stringify(events),
   });
   if (navigator.sendBeacon?.('/api/track-session', new Blob([body], { type: 'text/plain' }))) return;
@@ -45,7 +38,7 @@ export function recordPageVisit(): Promise<string> {
     new URLSearchParams(window.location.search),
     document.referrer,
     window.location.hostname,
-    storage()?.getItem(STORAGE_KEYS.landingVariant) ?? null,
+    readStored(STORAGE_KEYS.landingVariant),
   );
   // Shared with the party page, which needs the same lead (tracking/lead.ts).
   return recordVisit(data);

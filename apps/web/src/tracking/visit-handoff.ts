@@ -1,3 +1,5 @@
+import { webStorage } from '../lib/storage';
+
 /**
  * The landing page (landing.html) is a page of its own, so following one of its links loads the
  * single-page app afresh, and the app records a visit per page load. The landing page has recorded
@@ -11,15 +13,10 @@ export const VISIT_HANDOFF_MAX_AGE_MS = 30_000;
 
 type SessionStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-function sessionStore(): SessionStore | undefined {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return undefined;
-  }
-}
-
-export function handOffVisit(store = sessionStore(), now = Date.now()): void {
+export function handOffVisit(
+  store: SessionStore | undefined = webStorage('session'),
+  now = Date.now(),
+): void {
   try {
     store?.setItem(KEY, String(now));
   } catch {
@@ -28,7 +25,10 @@ export function handOffVisit(store = sessionStore(), now = Date.now()): void {
 }
 
 /** True once after a fresh hand-over: this page load's visit is recorded already. */
-export function takeVisitHandoff(store = sessionStore(), now = Date.now()): boolean {
+export function takeVisitHandoff(
+  store: SessionStore | undefined = webStorage('session'),
+  now = Date.now(),
+): boolean {
   const value = store?.getItem(KEY) ?? null;
   if (value === null) return false;
   store?.removeItem(KEY);
