@@ -2,12 +2,13 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { precompress } from './build/precompress';
+import { themeScript } from './build/theme-script';
 
 const server = 'http://localhost:8080';
 const page = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), themeScript(), precompress()],
   // Workspace packages are compiled from their TypeScript sources.
   resolve: { conditions: ['@tandem/source', ...defaultClientConditions] },
   build: {
