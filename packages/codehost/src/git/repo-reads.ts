@@ -1,3 +1,4 @@
+import { commitOf, readBranchRef, revParseCommit, type GitRunner } from './read-refs.js';
 import { git, gitText } from './run-git.js';
 
 export interface BranchRef {
@@ -46,11 +47,20 @@ export async function listBranches(barePath: string): Promise<BranchRef[]> {
     });
 }
 
-export async function resolveRef(barePath: string, ref: string): Promise<string | null> {
-  const result = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], {
-    cwd: barePath,
-  });
-  return result.code === 0 ? result.stdout.toString().trim() : null;
+/**
+ * The commit `ref` names (`git rev-parse --verify <ref>^{commit}`), or null. A full branch ref is
+ * first read from the repository's files (read-refs.ts): an absent branch, the common case when
+ * agents start, then costs no process at all, and a branch's commit only its first lookup.
+ */
+export async function resolveRef(
+  barePath: string,
+  ref: string,
+  run: GitRunner = git,
+): Promise<string | null> {
+  const found = await readBranchRef(barePath, ref);
+  if (found.kind === 'absent') return null;
+  if (found.kind === 'sha') return commitOf(barePath, found.sha, run);
+  return revParseCommit(barePath, ref, run);
 }
 
 const COMMIT_FORMAT = '%H%x00%an%x00%ae%x00%aI%x00%P%x00%T%x00%B%x1e';
