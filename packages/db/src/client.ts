@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { DatabaseKind } from '@tandem/shared';
 import * as schema from './schema/index.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+import { PgliteThread } from './pglite-thread.js';
 import { initPgliteDataDirApart, isFreshDataDir } from './init-pglite.js';
 import { migrationsFolder, PGLITE_START_PARAMS } from './pglite-settings.js';
 
@@ -87,6 +88,7 @@ async function openPostgres(url: string, poolSize = 10, logger?: DrizzleLogger):
 
 async function openPglite(dataDir: string | undefined, logger?: DrizzleLogger): Promise<Database> {
   let lock: DataDirLock | undefined;
+  let client: PgliteThread | PGlite | undefined;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     // Two processes opening one PGlite directory both "succeed" and silently lose writes.
@@ -94,26 +96,32 @@ async function openPglite(dataDir: string | undefined, logger?: DrizzleLogger): 
   }
   try {
     if (dataDir && isFreshDataDir(dataDir)) await initPgliteDataDirApart(dataDir);
-    const options = { startParams: PGLITE_START_PARAMS };
-    const client = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
-    const db = drizzlePglite(client, { schema, logger });
+    // A data directory is a server's database: PGlite runs on a worker thread beside its event
+    // loop (pglite-thread.ts). In-memory databases (tests) stay in-process.
+    client = dataDir
+      ? await PgliteThread.start(dataDir, PGLITE_START_PARAMS)
+      : await PGlite.create({ startParams: PGLITE_START_PARAMS });
+    // drizzle's PGlite driver uses only the query, transaction and listen that PgliteThread has.
+    const opened = client;
+    const db = drizzlePglite(opened as PGlite, { schema, logger });
     await migratePglite(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
       kind: 'pglite',
       ping: () => timeQuery(db as unknown as Db),
-      // In-process: PGlite hands notifications to the callback as it reads the committing query's
-      // answer, and there is no connection to lose.
+      // PGlite hands notifications to the callback as it reads the committing query's answer (on
+      // the worker thread too: its messages arrive in order), and there is no connection to lose.
       listen: async (channel, onNotice) => {
-        const unsubscribe = await client.listen(channel, onNotice);
+        const unsubscribe = await opened.listen(channel, onNotice);
         return () => unsubscribe();
       },
       close: async () => {
-        await client.close();
+        await opened.close();
         lock?.release();
       },
     };
   } catch (error) {
+    await client?.close().catch(() => undefined);
     lock?.release();
     throw error;
   }
