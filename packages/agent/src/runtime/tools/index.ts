@@ -1,4 +1,4 @@
-import { tool, type ToolSet } from 'ai';
+import { tool, zodSchema, type ToolSet } from 'ai';
 import { ciLog, ciStatus } from './ci.js';
 import { setTitle, taskComplete, waitTool } from './control.js';
 import { editFile, viewFiles } from './files.js';
@@ -68,14 +68,24 @@ export function findTool(
   return toolsFor(purpose, agentType).find((t) => t.name === name);
 }
 
-/** The tools as the model sees them; the loop executes calls itself (no `execute` here). */
+const toolSets = new Map<readonly ToolDefinition[], ToolSet>();
+
+/**
+ * The tools as the model sees them; the loop executes calls itself (no `execute` here). Made once
+ * per tool list: the AI SDK turns each zod input schema into JSON Schema on first use and keeps
+ * it in the schema object, so a set made per step converted every schema on every model request
+ * (a measurable share of the server's CPU with many agents, issue 15).
+ */
 export function toolSet(purpose?: string | null, agentType?: string | null): ToolSet {
-  return Object.fromEntries(
-    toolsFor(purpose, agentType).map((t) => [
-      t.name,
-      tool({ description: t.description, inputSchema: t.input }),
-    ]),
-  );
+  const tools = toolsFor(purpose, agentType);
+  let set = toolSets.get(tools);
+  if (!set) {
+    set = Object.fromEntries(
+      tools.map((t) => [t.name, tool({ description: t.description, inputSchema: zodSchema(t.input) })]),
+    );
+    toolSets.set(tools, set);
+  }
+  return set;
 }
 
 export { REVIEW_PURPOSE };
