@@ -140,10 +140,15 @@ try {
     db.parsers[oid] = keepText;
   }
   port.on('message', (request: ThreadRequest) => {
-    handle(db, request).then(
-      (value) => post({ id: request.id, ok: true, value }),
-      (error: unknown) => post({ id: request.id, ok: false, error: serializeError(error) }),
-    );
+    const fail = (error: unknown) => post({ id: request.id, ok: false, error: serializeError(error) });
+    handle(db, request).then((value) => {
+      try {
+        post({ id: request.id, ok: true, value });
+      } catch (error) {
+        // An answer that cannot be cloned is that query's error, not the thread's end.
+        fail(error);
+      }
+    }, fail);
   });
   post({ ready: true });
 } catch (error) {

@@ -184,6 +184,12 @@ describe('PgliteThread', () => {
     );
   });
 
+  it('answers a parameter it cannot send with that query’s error, and goes on', async () => {
+    await expect(thread.query('select $1::text as v', [() => 'x'])).rejects.toThrow(/could not be cloned/);
+    const { rows } = await thread.query<{ rows: { v: string }[] }>('select $1::text as v', ['ok']);
+    expect(rows[0]!.v).toBe('ok');
+  });
+
   it('answers an error for a query in a transaction that has ended', async () => {
     let escaped: { query: PgliteThread['query'] } | undefined;
     await thread.transaction(async (tx) => {

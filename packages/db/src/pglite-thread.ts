@@ -173,7 +173,12 @@ export class PgliteThread implements QueryClient {
     const id = this.#nextId++;
     const answer = new Promise<unknown>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
     if (this.#pending.size === 1) this.#worker.ref();
-    this.#worker.postMessage({ ...body, id } as ThreadRequest);
+    try {
+      this.#worker.postMessage({ ...body, id } as ThreadRequest);
+    } catch (error) {
+      // A parameter that cannot be cloned (a function, say): this query's error.
+      this.#settle(id)?.reject(error as Error);
+    }
     return answer;
   }
 
@@ -183,12 +188,19 @@ export class PgliteThread implements QueryClient {
       return;
     }
     if (!('id' in message)) return;
-    const waiter = this.#pending.get(message.id);
+    const waiter = this.#settle(message.id);
     if (!waiter) return;
-    this.#pending.delete(message.id);
-    if (!this.#pending.size) this.#worker.unref();
     if (message.ok) waiter.resolve(message.value);
     else waiter.reject(toError(message.error));
+  }
+
+  /** Takes request `id`'s waiter off the list; with none left the thread no longer holds the process. */
+  #settle(id: number) {
+    const waiter = this.#pending.get(id);
+    if (!waiter) return undefined;
+    this.#pending.delete(id);
+    if (!this.#pending.size) this.#worker.unref();
+    return waiter;
   }
 
   #stop(reason: Error) {
