@@ -89,7 +89,12 @@ export class PgliteThread implements QueryClient {
   /** Starts the thread and opens `dataDir` in it; rejects with PGlite's error when that fails. */
   static async start(dataDir: string, startParams: string[]): Promise<PgliteThread> {
     const start: ThreadStart = { dataDir, startParams, textTypes: DRIZZLE_TEXT_TYPES };
-    const worker = new Worker(workerUrl(), { workerData: start });
+    // A small young generation: what the thread allocates lives for one query, and V8's default
+    // (16 MB semi-spaces) stayed resident at idle (about 10 MB less idle RSS, measured).
+    const worker = new Worker(workerUrl(), {
+      workerData: start,
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: ThreadMessage) => {
         if ('ready' in message) resolve();
