@@ -66,7 +66,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * burst of other work on the machine moves a few samples, and alternating spreads it over both
  * sides instead of landing on one of them.
  */
-async function pairedPaints(browser: Browser, urls: [string, string], runs: number): Promise<[number, number]> {
+async function pairedPaints(
+  browser: Browser,
+  urls: [string, string],
+  runs: number,
+): Promise<[number, number]> {
   const times: [number[], number[]] = [[], []];
   for (let i = 0; i < runs; i++) {
     times[0].push(await firstContentfulPaint(browser, urls[0]));

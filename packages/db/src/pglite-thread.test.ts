@@ -167,7 +167,7 @@ describe('PgliteThread', () => {
     await thread?.close();
   });
 
-  it("parses the default text types as PGlite does when a query asks for other parsers", async () => {
+  it('parses the default text types as PGlite does when a query asks for other parsers', async () => {
     type Row = { at: unknown; day: unknown };
     const query = `select '2026-11-26 10:00:00+00'::timestamptz as at, '2026-11-26'::date as day`;
     const keep = (value: string) => value;

@@ -72,7 +72,10 @@ function workerUrl(): URL {
 
 export class PgliteThread implements QueryClient {
   readonly #worker: Worker;
-  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  readonly #pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   readonly #subscriptions = new Map<number, (payload: string) => void>();
   #nextId = 1;
   #stopped: Error | undefined;
