@@ -8,6 +8,7 @@ export * from './lib/return-path.js';
 export * from './lib/relative-time.js';
 export * from './lib/avatar-colors.js';
 export * from './lib/truncate.js';
+export * from './lib/branch-name.js';
 export * from './api/site.js';
 export * from './api/tracking.js';
 export * from './api/blog.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isValidBranchName } from './branch-name.js';
+import { isValidBranchName } from '@tandem/shared';
 import { detectSandbox, type SandboxKind } from './detect.js';
 import { firstFreeBranch, MAX_BRANCH_SUFFIX } from './free-branch.js';
 import { git, mustGit, type GitAuth } from './git.js';

@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isValidBranchName } from './ref-name.js';
+import { isValidBranchName } from '@tandem/shared';
 import type { GitResult } from './run-git.js';
 
 /**

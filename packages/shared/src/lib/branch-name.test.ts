@@ -1,12 +1,20 @@
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { isValidBranchName } from './ref-name.js';
-import { git } from './run-git.js';
+import { isValidBranchName } from './branch-name.js';
+
+const run = promisify(execFile);
 
 async function gitAccepts(name: string): Promise<boolean> {
   // A NUL cannot even be passed to git (spawn refuses the argument), so git never accepts it.
   if (name.includes('\0')) return false;
-  return (await git(['check-ref-format', '--branch', name], { cwd: tmpdir() })).code === 0;
+  try {
+    await run('git', ['check-ref-format', '--branch', name], { cwd: tmpdir() });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const NAMES = [
