@@ -99,15 +99,19 @@ export class PgliteThread implements QueryClient {
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     await new Promise<void>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`PGlite's thread exited with code ${code}.`));
       const onMessage = (message: ThreadMessage) => {
         if ('ready' in message) resolve();
         else if ('failed' in message) reject(toError(message.failed));
         else return;
         worker.off('message', onMessage);
         worker.off('error', reject);
+        worker.off('exit', onExit);
       };
       worker.on('message', onMessage);
       worker.on('error', reject);
+      // A thread that ends without a word (killed, out of memory) must not leave the start waiting.
+      worker.on('exit', onExit);
     }).catch(async (error: unknown) => {
       await worker.terminate();
       throw error;
