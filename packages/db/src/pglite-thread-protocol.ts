@@ -10,8 +10,11 @@ export type ThreadRequest =
       sql: string;
       params: unknown[];
       rowMode: 'array' | 'object';
-      /** Type OIDs to hand back as Postgres' text instead of parsing (drizzle's parsers). */
-      textTypes: number[];
+      /**
+       * Type OIDs to hand back as Postgres' text instead of parsing (drizzle's parsers); absent
+       * for the thread's default list (`ThreadStart.textTypes`), which nearly every query uses.
+       */
+      textTypes?: number[];
       /** The transaction the query belongs to (the id of its `begin`), else none. */
       tx?: number;
     }

@@ -42,19 +42,16 @@ function serializeError(error: unknown): ThreadError {
   return { message: error.message, name: error.name, fields };
 }
 
-// Both sides list type OIDs in ascending order.
-const defaultKey = start.textTypes.join(',');
-
 /** PGlite's own parsers of the default text types, for a query that asks for others. */
 const replaced: Record<number, (value: string, typeId?: number) => unknown> = {};
 
 /**
- * The query's parsers: none when they are the database's own (`ThreadStart.textTypes`), else
+ * The query's parsers: none for the database's own (no list sent: `ThreadStart.textTypes`), else
  * its text types on top of PGlite's parsers for the default ones it did not ask for.
  */
-function parsersFor(textTypes: number[]) {
+function parsersFor(textTypes: number[] | undefined) {
+  if (!textTypes) return undefined;
   const key = textTypes.join(',');
-  if (key === defaultKey) return undefined;
   let parsers = parserSets.get(key);
   if (!parsers) {
     parsers = { ...replaced, ...Object.fromEntries(textTypes.map((oid) => [oid, keepText])) };

@@ -41,7 +41,7 @@ function textTypes(parsers: QueryOptions['parsers']): number[] {
   if (!parsers) return [];
   const cached = textTypesCache.get(parsers);
   if (cached) return cached;
-  // Integer keys enumerate in ascending order, the order both sides compare in.
+  // Integer keys enumerate in ascending order, the order DRIZZLE_TEXT_TYPES is listed in.
   const oids: number[] = [];
   for (const key in parsers) {
     if (parsers[key]!('probe', Number(key)) !== 'probe') {
@@ -168,12 +168,14 @@ export class PgliteThread implements QueryClient {
   }
 
   #queryIn(tx: number | undefined, sql: string, params: unknown[], options: QueryOptions) {
+    const types = textTypes(options.parsers);
     return this.#call({
       op: 'query',
       sql,
       params,
       rowMode: options.rowMode ?? 'object',
-      textTypes: textTypes(options.parsers),
+      // The thread's default goes unsaid: it has been its database's parsers since the start.
+      ...(types === DRIZZLE_TEXT_TYPES ? {} : { textTypes: types }),
       ...(tx === undefined ? {} : { tx }),
     });
   }
