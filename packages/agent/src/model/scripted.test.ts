@@ -210,6 +210,21 @@ describe('scripted model', () => {
     );
   });
 
+  it('stops at once when the abort lands before the delay starts', async () => {
+    const file = await scriptFile({ scripts: [{ steps: [{ text: 'late', delay_ms: 10_000 }] }] });
+    const model = createScriptedModel(file);
+    const controller = new AbortController();
+    const started = Date.now();
+    // The call checks the signal, then reads the script file: the abort lands during that read.
+    const call = model.doGenerate({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }],
+      abortSignal: controller.signal,
+    });
+    controller.abort();
+    await expect(call).rejects.toThrow(/abort/i);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('throws an API error for an error step, without retrying', async () => {
     const file = await scriptFile({ scripts: [{ steps: [{ error: 'Overloaded, try later' }] }] });
     const model = createScriptedModel(file);

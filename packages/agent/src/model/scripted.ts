@@ -105,6 +105,9 @@ function scriptedError(file: string, message: string): APICallError {
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  // An abort that landed while the script file was read has already fired: a listener added now
+  // would never hear it, and a Stop would wait out the whole delay.
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);
