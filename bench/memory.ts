@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Figure } from './report.js';
 import { undoOnInterrupt } from './cleanup.js';
 import { idleRssMb } from './idle-rss.js';
-import { startServerProcess, stopChild } from './servers.js';
+import { AS_NPM_START, startServerProcess, stopChild } from './servers.js';
 
 /** The issue's goal for an idle server on PGlite. */
 export const IDLE_RSS_GOAL_MB = 250;
@@ -78,7 +78,10 @@ async function bareFastifyRss(idleMs: number): Promise<{ idle: number; atStart: 
 const app = Fastify();
 app.get('/', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, ...AS_NPM_START },
+    stdio: 'ignore',
+  });
   const stop = undoOnInterrupt(() => stopChild(child, 1000));
   try {
     await new Promise((r) => setTimeout(r, idleMs));

@@ -17,6 +17,15 @@ const targetScript = fileURLToPath(new URL('./target.ts', import.meta.url));
 const agentTargetScript = fileURLToPath(new URL('./agent-target.ts', import.meta.url));
 const serverMain = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
 
+/**
+ * What `npm start` adds to the server's environment (scripts/start.mjs), so that the bench measures
+ * the server as the product starts it; a value in the bench's own environment wins, as it does
+ * there. Every process the bench starts gets it, the baselines too: like against like.
+ */
+export const AS_NPM_START: Record<string, string> = {
+  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+};
+
 /** Starts bench/target.ts in a child process (its own event loop and CPU) and waits for its address. */
 export async function startTarget(
   kind: 'baseline' | 'tandem' | 'agents',
@@ -25,7 +34,7 @@ export async function startTarget(
   const script = kind === 'agents' ? agentTargetScript : targetScript;
   const child: ChildProcess = fork(script, [kind], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
+    env: { ...AS_NPM_START, ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const stop = undoOnInterrupt(() => stopChild(child, 5000));
@@ -68,7 +77,7 @@ export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 
 /**
  * The product's own `node apps/server/dist/main.js <command>` (built by `tsc -b`) with `env` as its
- * whole environment; resolves with the first non-undefined answer of `ready` to a line of its
+ * whole environment (and what `npm start` adds); resolves with the first non-undefined answer of `ready` to a line of its
  * stdout (the rest of its log is dropped). Stopped (SIGTERM, SIGKILL after `graceMs`) when it
  * fails to get ready, and when the bench is interrupted.
  */
@@ -82,7 +91,7 @@ export async function startServerProcess<T>(
   },
 ): Promise<{ pid: number; ready: T; exitCode(): number | null; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [serverMain, command], {
-    env: options.env,
+    env: { ...AS_NPM_START, ...options.env },
     stdio: ['ignore', 'pipe', options.stderr],
   });
   const lines = createInterface({ input: child.stdout! });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,12 +19,33 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+/** The environment of the server process in process group `group` (`main.js serve`). */
+function serverEnvironment(group: number): Record<string, string> | undefined {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The process group is the 5th field of stat, after the parenthesised command name.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (Number(fields[2]) !== group || !args.some((a) => a.endsWith('main.js')) || !args.includes('serve'))
+        continue;
+      const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+      return Object.fromEntries(
+        entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]),
+      );
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return undefined;
+}
+
 /**
  * Process managers and containers signal the process they started: `npm start`. npm runs the
  * script through `sh -c` and may exit without passing the signal on; the server must stop anyway.
  */
 describe('npm start', () => {
-  it('stops the server when the npm process gets SIGTERM', { timeout: 240_000 }, async () => {
+  it('starts the server with two malloc arenas; SIGTERM to npm stops it', { timeout: 240_000 }, async () => {
     const [port, codehostPort] = [await freePort(), await freePort()];
     const npm = spawn('npm', ['start'], {
       cwd: root,
@@ -50,6 +72,8 @@ describe('npm start', () => {
         },
       );
       expect(await listening(port)).toBe(true);
+      // Two malloc arenas keep the idle server's memory down (docs/decisions.md).
+      expect(serverEnvironment(npm.pid!)?.MALLOC_ARENA_MAX).toBe('2');
       process.kill(npm.pid!, 'SIGTERM');
       await until(
         'the server and the code host to stop',
