@@ -106,7 +106,10 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const described = describeSandbox(support, options.agents.network);
   const sandbox = work ? described : 'none (agents run in worker processes)';
   if (options.database.kind === 'pglite') {
-    late.runner = new EmbeddedRunner(deps, { concurrency: options.agents.concurrency });
+    late.runner = new EmbeddedRunner(deps, {
+      concurrency: options.agents.concurrency,
+      warmMax: options.agents.warmSandboxes,
+    });
     return { runner: late.runner, sandbox: described, kind: 'embedded' };
   }
   const pgPool = new pg.Pool({
@@ -125,6 +128,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     pgPool,
     work,
     concurrency: options.agents.concurrency,
+    warmMax: options.agents.warmSandboxes,
     schema: options.queueSchema,
     ownsPool: true,
   });

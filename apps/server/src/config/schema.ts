@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { WARM_MAX } from '@tandem/agent';
 import {
   DEFAULT_MODEL_KEY,
   DEFAULT_SANDBOX_HOST,
@@ -166,6 +167,12 @@ export const envSchema = z.object({
       'must be a whole number from 1 to 256',
     )
     .transform(Number),
+  TANDEM_WARM_SANDBOXES: z
+    .string()
+    .trim()
+    .default(String(WARM_MAX))
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 1024, 'must be a whole number from 0 to 1024')
+    .transform(Number),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -207,6 +214,8 @@ export interface AgentsConfig {
   sandbox: 'auto' | 'bubblewrap' | 'process';
   network: boolean;
   concurrency: number;
+  /** Paused agents' sandboxes kept warm at most per process (the oldest ended first). */
+  warmSandboxes: number;
   /** Whether `serve` also runs agents; off leaves them to `worker` processes (Postgres only). */
   worker: boolean;
   /** How other servers reach this machine's sandbox ports (previews). */
@@ -308,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
       sandbox: e.TANDEM_SANDBOX,
       network: e.TANDEM_SANDBOX_NETWORK === 'on',
       concurrency: e.TANDEM_AGENT_CONCURRENCY,
+      warmSandboxes: e.TANDEM_WARM_SANDBOXES,
       worker: e.TANDEM_AGENT_WORKER === 'on',
       sandboxHost: e.TANDEM_SANDBOX_HOST,
     },

@@ -89,6 +89,8 @@ export async function createTestApp(
     agents?: {
       models?: Partial<ModelsConfig>;
       sandbox?: AgentsConfig['sandbox'];
+      /** TANDEM_WARM_SANDBOXES. */
+      warmSandboxes?: number;
       /** false: this app only queues runs (Postgres), for tests that run `worker` processes. */
       work?: boolean;
       /** Wraps sandbox preparation (hold it back, fail it); default the real one. */
@@ -174,7 +176,11 @@ export async function createTestApp(
         webhookSecret: codeHost.credentials.webhookSecret,
       },
       models,
-      agents: { ...defaults.agents, sandbox: options.agents.sandbox ?? 'auto' },
+      agents: {
+        ...defaults.agents,
+        sandbox: options.agents.sandbox ?? 'auto',
+        warmSandboxes: options.agents.warmSandboxes ?? defaults.agents.warmSandboxes,
+      },
       throttle: false,
       work: options.agents.work,
       // As serve.ts does: the app's auto-fill, bound once the app exists.

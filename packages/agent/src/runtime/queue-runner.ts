@@ -15,7 +15,6 @@ import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agen
 import type { AgentRunner } from './runner.js';
 import { cancelWait } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';
-import { WARM_TTL_MS } from './warm-sandbox.js';
 
 export const RUN_AGENT_TASK = 'run_agent';
 const HEARTBEAT_MS = 10_000;
@@ -34,6 +33,8 @@ export interface QueueRunnerOptions {
   schema?: string;
   pollIntervalMs?: number;
   warmTtlMs?: number;
+  /** Warm sandboxes kept at most (WARM_MAX when unset). */
+  warmMax?: number;
 }
 
 const queueOf = (agentId: string) => `agent:${agentId}`;
@@ -67,7 +68,7 @@ export class QueueRunner implements AgentRunner {
     private readonly deps: RuntimeDeps,
     private readonly options: QueueRunnerOptions,
   ) {
-    this.shelf = new SandboxShelf(deps.logger, options.warmTtlMs ?? WARM_TTL_MS);
+    this.shelf = new SandboxShelf(deps.logger, { ttlMs: options.warmTtlMs, max: options.warmMax });
   }
 
   private get logger() {

@@ -4,7 +4,6 @@ import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agen
 import { endOrphanedShells } from './ended-shells.js';
 import { cancelWait, waitingAgents } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';
-import { WARM_TTL_MS } from './warm-sandbox.js';
 
 /** Shells live at most 2 hours: older shell items were ended (or are ended) anyway. */
 const SHELL_SCAN_MS = 3 * 60 * 60 * 1000;
@@ -41,9 +40,9 @@ export class EmbeddedRunner implements AgentRunner {
 
   constructor(
     private readonly deps: RuntimeDeps,
-    private readonly options: { concurrency?: number; warmTtlMs?: number } = {},
+    private readonly options: { concurrency?: number; warmTtlMs?: number; warmMax?: number } = {},
   ) {
-    this.shelf = new SandboxShelf(deps.logger, options.warmTtlMs ?? WARM_TTL_MS);
+    this.shelf = new SandboxShelf(deps.logger, { ttlMs: options.warmTtlMs, max: options.warmMax });
   }
 
   /** Agents that were queued or running when the process stopped run again. */

@@ -1,9 +1,10 @@
 import { WarmPool } from '../sandbox/index.js';
 import type { RuntimeLogger } from './run-agent.js';
-import { disposeSandbox, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
+import { disposeSandbox, WARM_MAX, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
 
 /**
- * A runner's sandboxes between runs: warm ones (kept WARM_TTL_MS), and ones whose run ended before
+ * A runner's sandboxes between runs: warm ones (kept WARM_TTL_MS, at most `max` of them, the one
+ * shelved longest ago ended first), and ones whose run ended before
  * they were ready (a model that answered without tools while the clone went on). Those are kept
  * warm when they are ready, or logged when their preparation failed; the agent's next run waits for
  * them first, so two preparations never share a workspace. `stop()` waits for all of them and
@@ -20,9 +21,13 @@ export class SandboxShelf {
 
   constructor(
     private readonly logger: RuntimeLogger,
-    ttlMs = WARM_TTL_MS,
+    options: { ttlMs?: number; max?: number } = {},
   ) {
-    this.pool = new WarmPool<WarmSandbox>({ ttlMs, dispose: (_key, sandbox) => disposeSandbox(sandbox) });
+    this.pool = new WarmPool<WarmSandbox>({
+      ttlMs: options.ttlMs ?? WARM_TTL_MS,
+      maxSize: options.max ?? WARM_MAX,
+      dispose: (_key, sandbox) => disposeSandbox(sandbox),
+    });
   }
 
   /** The agent's warm sandbox, once any preparation its last run left going has settled. */

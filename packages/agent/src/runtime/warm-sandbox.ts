@@ -22,6 +22,12 @@ export const SETUP_SCRIPT = '.tandem/setup.sh';
 const SETUP_TIMEOUT_MS = 10 * 60_000;
 /** Sandboxes stay warm this long after an agent pauses (docs: "about 5 minutes"). */
 export const WARM_TTL_MS = 5 * 60_000;
+/**
+ * Warm sandboxes a runner keeps at most (TANDEM_WARM_SANDBOXES): each holds processes of its own
+ * (namespace holder, slirp4netns, the agent's background jobs), and without a bound a burst of
+ * agents pausing together held them all for the full TTL.
+ */
+export const WARM_MAX = 32;
 
 export interface WarmSandbox {
   agentId: string;

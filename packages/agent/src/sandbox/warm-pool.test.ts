@@ -64,6 +64,33 @@ describe('WarmPool', () => {
     expect(disposed).toHaveLength(2);
   });
 
+  it('past maxSize, disposes the value released longest ago', async () => {
+    const dispose = vi.fn();
+    const pool = new WarmPool<string>({ ttlMs: 60_000, maxSize: 2, dispose });
+    pool.release('a', 'x');
+    pool.release('b', 'y');
+    // Released again: 'a' is now the newest, and a third value pushes out 'b'.
+    pool.release('a', 'x');
+    pool.release('c', 'z');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(dispose.mock.calls).toEqual([['b', 'y']]);
+    expect(pool.size).toBe(2);
+    expect(pool.take('b')).toBeUndefined();
+    expect([pool.take('a'), pool.take('c')]).toEqual(['x', 'z']);
+    // The evicted value's ttl timer does not dispose it a second time.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(dispose).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps nothing with maxSize 0', async () => {
+    const dispose = vi.fn();
+    const pool = new WarmPool<string>({ ttlMs: 60_000, maxSize: 0, dispose });
+    pool.release('a', 'x');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(dispose).toHaveBeenCalledWith('a', 'x');
+    expect(pool.size).toBe(0);
+  });
+
   it('logs dispose failures instead of throwing', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const pool = new WarmPool<string>({

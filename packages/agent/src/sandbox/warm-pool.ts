@@ -5,16 +5,24 @@ interface Entry<T> {
 
 /**
  * Keeps released values (sandboxes of paused agents) for ttlMs so a quick follow-up reuses them,
- * then disposes them. Dispose errors are logged, never thrown: they happen on a timer.
+ * then disposes them; past maxSize values, the one released longest ago goes first. Dispose errors
+ * are logged, never thrown: they happen on a timer.
  */
 export class WarmPool<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly disposing = new Set<Promise<void>>();
   private readonly ttlMs: number;
+  private readonly maxSize: number;
   private readonly disposeValue: (key: string, value: T) => Promise<void> | void;
 
-  constructor(options: { ttlMs: number; dispose: (key: string, value: T) => Promise<void> | void }) {
+  constructor(options: {
+    ttlMs: number;
+    /** How many values are kept at most (unbounded when unset). */
+    maxSize?: number;
+    dispose: (key: string, value: T) => Promise<void> | void;
+  }) {
     this.ttlMs = options.ttlMs;
+    this.maxSize = options.maxSize ?? Infinity;
     this.disposeValue = options.dispose;
   }
 
@@ -43,6 +51,12 @@ export class WarmPool<T> {
     // A warm sandbox alone must not keep the server process alive.
     timer.unref();
     this.entries.set(key, { value, timer });
+    // A Map iterates in insertion order, and a release re-inserts its key: the first is the oldest.
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxSize) break;
+      const evicted = this.take(oldest);
+      if (evicted !== undefined) this.dispose(oldest, evicted);
+    }
   }
 
   /** Disposes everything pooled now and waits for disposals already running (shutdown). */
