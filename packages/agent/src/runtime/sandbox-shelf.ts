@@ -4,10 +4,10 @@ import { disposeSandbox, WARM_MAX, WARM_TTL_MS, type WarmSandbox } from './warm-
 
 /**
  * A runner's sandboxes between runs: warm ones (kept WARM_TTL_MS, at most `max` of them, the one
- * shelved longest ago ended first), and ones whose run ended before
- * they were ready (a model that answered without tools while the clone went on). Those are kept
- * warm when they are ready, or logged when their preparation failed; the agent's next run waits for
- * them first, so two preparations never share a workspace. `stop()` waits for all of them and
+ * shelved longest ago ended first), and ones whose run ended before they were ready (a model that
+ * answered without tools while the clone went on). Those are kept warm when they are ready, or
+ * logged when their preparation failed; the agent's next run waits for them first, so two
+ * preparations never share a workspace. `stop()` waits for all of them and
  * disposes everything, so no sandbox process outlives the runner.
  */
 export class SandboxShelf {
