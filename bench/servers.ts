@@ -1,6 +1,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { serverEnvAdditions } from '../scripts/server-env.mjs';
 import { undoOnInterrupt } from './cleanup.js';
 import type { TargetInfo } from './target.js';
 
@@ -18,13 +19,11 @@ const agentTargetScript = fileURLToPath(new URL('./agent-target.ts', import.meta
 const serverMain = fileURLToPath(new URL('../apps/server/dist/main.js', import.meta.url));
 
 /**
- * What `npm start` adds to the server's environment (scripts/start.mjs), so that the bench measures
- * the server as the product starts it; a value in the bench's own environment wins, as it does
- * there. Every process the bench starts gets it, the baselines too: like against like.
+ * What `npm start` adds to the server's environment (scripts/server-env.mjs), so that the bench
+ * measures the server as the product starts it; a value in the bench's own environment wins, as it
+ * does there. Every process the bench starts gets it, the baselines too: like against like.
  */
-export const AS_NPM_START: Record<string, string> = {
-  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-};
+export const AS_NPM_START = serverEnvAdditions(process.env);
 
 /** Starts bench/target.ts in a child process (its own event loop and CPU) and waits for its address. */
 export async function startTarget(
@@ -77,8 +76,8 @@ export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 
 /**
  * The product's own `node apps/server/dist/main.js <command>` (built by `tsc -b`) with `env` as its
- * whole environment (and what `npm start` adds); resolves with the first non-undefined answer of `ready` to a line of its
- * stdout (the rest of its log is dropped). Stopped (SIGTERM, SIGKILL after `graceMs`) when it
+ * whole environment (and what `npm start` adds); resolves with the first non-undefined answer of
+ * `ready` to a line of its stdout (the rest of its log is dropped). Stopped (SIGTERM, SIGKILL after `graceMs`) when it
  * fails to get ready, and when the bench is interrupted.
  */
 export async function startServerProcess<T>(

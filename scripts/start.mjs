@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, ensureInstalled, log, root, warnOldNode } from './lib.mjs';
+import { serverEnvAdditions } from './server-env.mjs';
 
 warnOldNode();
 
@@ -25,10 +26,7 @@ const server = spawn(
   {
     cwd: root,
     stdio: 'inherit',
-    // glibc gives each thread that contends for malloc an arena of its own and keeps what they
-    // freed: with PGlite on a worker thread that held about 30 MB more of an idle server's memory
-    // (docs/decisions.md "PGlite on a worker thread"). Two arenas are plenty for two busy threads.
-    env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+    env: { ...process.env, ...serverEnvAdditions(process.env) },
   },
 );
 // Forward Ctrl-C / SIGTERM so the server shuts down cleanly; its exit code becomes ours.

@@ -1,0 +1,1 @@
+export function serverEnvAdditions(env: NodeJS.ProcessEnv): Record<string, string>;
