@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, prepareSandbox, type EmbeddedRunner } from '@tandem/agent';
 import {
+  backgroundQuiet,
   startChatCompletionsServer,
   type ChatCompletionsRequest,
   type ChatCompletionsServer,
@@ -12,7 +13,7 @@ import {
 import { agents } from '@tandem/db';
 import { createAgentResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until } from '../testing/agent-harness.js';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
@@ -228,5 +229,55 @@ describe('an agent whose sandbox is prepared in the background', () => {
     // One model call: the run stopped at the tool instead of answering it.
     expect(llm.requests.length).toBe(before + 1);
     expect((await feed(agentId)).some((i) => i.item_type === 'shell_message')).toBe(false);
+  });
+
+  it('holds a preparation back for a quiet server until a tool or the next run needs it', async () => {
+    mode = 'real';
+    release();
+    // A server that is never quiet: only a run that needs the sandbox lets its preparation start.
+    const busy = vi.spyOn(backgroundQuiet, 'wait').mockImplementation(async (hurry) => {
+      await hurry;
+    });
+    try {
+      const preparedBefore = prepared;
+      let before = llm.requests.length;
+      answer = () => ({ content: 'Hello there.' });
+      const agentId = await create('Just say hello');
+      await until('the run ended', async () => ((await status(agentId)) === 'paused' ? true : undefined));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(llm.requests.length).toBe(before + 1);
+      expect(prepared).toBe(preparedBefore);
+
+      // The next run takes the sandbox the first left being prepared: it starts at once.
+      before = llm.requests.length;
+      answer = (_request, index) =>
+        index === before
+          ? { tool_calls: [{ name: 'run_command', arguments: { command: 'echo next-run' } }] }
+          : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Ran.' } }] };
+      const res = await app.server.inject({
+        method: 'POST',
+        url: `/api/agent/message?trajectory_id=${agentId}`,
+        headers: headers(),
+        payload: { message: 'Run it' },
+      });
+      expect(res.statusCode).toBe(200);
+      await runner().idle(agentId);
+      expect(prepared).toBe(preparedBefore + 1);
+      const shells = (await feed(agentId)).filter((i) => i.item_type === 'shell_message');
+      expect(JSON.stringify(shells)).toContain('next-run');
+
+      // A fresh agent whose first answer needs a tool: the tool starts its own preparation.
+      before = llm.requests.length;
+      answer = (_request, index) =>
+        index === before
+          ? { tool_calls: [{ name: 'run_command', arguments: { command: 'echo first-tool' } }] }
+          : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Ran.' } }] };
+      const second = await create('Run a command');
+      await runner().idle(second);
+      expect(prepared).toBe(preparedBefore + 2);
+      expect(JSON.stringify(await feed(second))).toContain('first-tool');
+    } finally {
+      busy.mockRestore();
+    }
   });
 });

@@ -196,7 +196,7 @@ export class QueueRunner implements AgentRunner {
     try {
       const run = new AgentRun(this.deps, agentId, controller.signal, {
         take: () => this.shelf.take(agentId),
-        keep: (sandbox) => this.shelf.keep(agentId, sandbox),
+        keep: (sandbox, hurry) => this.shelf.keep(agentId, sandbox, hurry),
         closed: this.shelf.closed,
         wakeAt: (at) => this.wakeAt(agentId, at),
       });

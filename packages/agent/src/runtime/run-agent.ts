@@ -264,7 +264,7 @@ export class AgentRun {
     } finally {
       // A sandbox still being prepared is not waited for: the runner keeps it warm once it is ready.
       const keep = this.box.held();
-      if (keep) this.warm.keep(keep);
+      if (keep) this.warm.keep(keep, () => this.box.hurryPreparation());
       if (this.signal.aborted && this.signal.reason === SHUTDOWN) await this.setStatus('pending');
       else if (waitingUntil) {
         // The run ends here: the slot is free while the agent waits.

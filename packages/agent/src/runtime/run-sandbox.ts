@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScrubber, type Scrubber } from '../sandbox/index.js';
-import { backgroundPrepares } from './background-limit.js';
+import { backgroundPrepares, backgroundQuiet } from './background-limit.js';
 import type { NewItem } from './items.js';
 import { promptFactsWithoutClone, type PromptFacts } from './prompt-facts.js';
 import { readRepoInstructions } from './repo-instructions.js';
@@ -23,8 +23,11 @@ export const urlCredentialsOnly = createScrubber([]);
 export interface RunnerSandboxes {
   /** The agent's warm sandbox, if any (after any preparation a previous run left going). */
   take(): Promise<WarmSandbox | undefined>;
-  /** Keeps it warm; one still being prepared is kept once ready, without the run waiting. */
-  keep(sandbox: WarmSandbox | Promise<WarmSandbox>): void;
+  /**
+   * Keeps it warm; one still being prepared is kept once ready, without the run waiting. `hurry`
+   * lets a preparation still held back for a quiet server start at once (the next run needs it).
+   */
+  keep(sandbox: WarmSandbox | Promise<WarmSandbox>, hurry?: () => void): void;
   /** Asks for a run at `at` (the runner's timer); earlier runs find the agent still waiting. */
   wakeAt(at: Date): void;
   /** Aborted when the runner stops: a preparation still queued then never starts. */
@@ -61,6 +64,23 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
 }
 
 /**
+ * Waits for a quiet server before a background preparation (background-limit.ts), or less: when
+ * hurried, or when the run or the runner stops (the preparation then fails at once, as before).
+ */
+async function untilQuiet(hurried: Promise<void>, stops: (AbortSignal | undefined)[]): Promise<void> {
+  let stopped!: () => void;
+  const onStop = new Promise<void>((resolve) => (stopped = resolve));
+  const signals = stops.filter((signal): signal is AbortSignal => signal !== undefined);
+  if (signals.some((signal) => signal.aborted)) return;
+  for (const signal of signals) signal.addEventListener('abort', stopped, { once: true });
+  try {
+    await backgroundQuiet.wait(Promise.race([hurried, onStop]));
+  } finally {
+    for (const signal of signals) signal.removeEventListener('abort', stopped);
+  }
+}
+
+/**
  * One run's sandbox: a warm one taken from the runner, or a fresh one prepared in the background
  * while the first model request goes out. Tools wait for it (`ready`); the prompt's facts come
  * from the code host meanwhile (`promptFacts`); `held()` is what the runner keeps warm at the end.
@@ -80,6 +100,8 @@ export class RunSandbox {
    * of the code host while a fresh clone is made (prompt-facts.ts), else read from the clone.
    */
   private facts: Promise<PromptFacts | null> | undefined;
+  /** Lets a preparation held back for a quiet server start at once (a tool needs it now). */
+  private hurry: () => void = () => undefined;
 
   constructor(private readonly run: SandboxRun) {}
 
@@ -115,9 +137,12 @@ export class RunSandbox {
     // Neither the clone nor the model request waits for the other after that.
     const octokit = this.run.deps.codeHost.installationOctokit(repo.installationId);
     const asked = promptFactsWithoutClone(this.run.deps.db, octokit, agent, repo);
+    const hurried = new Promise<void>((resolve) => (this.hurry = resolve));
     this.startPreparing(
       asked.then(() =>
         backgroundPrepares.run(async () => {
+          // With its turn come, it still waits for a quiet server, unless a tool needs it now.
+          await untilQuiet(hurried, [this.run.signal, this.run.warm.closed]);
           // Queued behind other agents' clones while this run was stopped, or the runner was.
           if (this.run.signal.aborted || this.run.warm.closed?.aborted)
             throw new Error('stopped before its sandbox was prepared');
@@ -168,6 +193,7 @@ export class RunSandbox {
    */
   async ready(): Promise<WarmSandbox | null> {
     if (this.sandbox) return this.sandbox;
+    this.hurry();
     const sandbox = await unlessAborted(this.preparing!, this.run.signal);
     if (!sandbox) return null;
     this.sandbox = sandbox;
@@ -191,5 +217,10 @@ export class RunSandbox {
   /** What the runner keeps warm when the run ends: one still being prepared is kept once ready. */
   held(): WarmSandbox | Promise<WarmSandbox> | undefined {
     return this.sandbox ?? this.preparing;
+  }
+
+  /** Starts a preparation held back for a quiet server at once (nothing when there is none). */
+  hurryPreparation(): void {
+    this.hurry();
   }
 }

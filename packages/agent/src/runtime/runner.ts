@@ -144,7 +144,7 @@ export class EmbeddedRunner implements AgentRunner {
         if (this.stopped) return;
         const run = new AgentRun(this.deps, agentId, slot.controller.signal, {
           take: () => this.shelf.take(agentId),
-          keep: (sandbox) => this.shelf.keep(agentId, sandbox),
+          keep: (sandbox, hurry) => this.shelf.keep(agentId, sandbox, hurry),
           closed: this.shelf.closed,
           wakeAt: (at) => this.wakeAt(agentId, at),
         });

@@ -13,6 +13,8 @@ import { disposeSandbox, WARM_MAX, WARM_TTL_MS, type WarmSandbox } from './warm-
 export class SandboxShelf {
   private readonly pool: WarmPool<WarmSandbox>;
   private readonly preparing = new Map<string, Promise<void>>();
+  /** How to start a preparation still held back for a quiet server (run-sandbox.ts). */
+  private readonly hurries = new Map<string, () => void>();
   private readonly disposing = new Set<Promise<void>>();
   private stopped = false;
   private readonly closing = new AbortController();
@@ -32,6 +34,8 @@ export class SandboxShelf {
 
   /** The agent's warm sandbox, once any preparation its last run left going has settled. */
   async take(agentId: string): Promise<WarmSandbox | undefined> {
+    // The next run needs it now: a preparation waiting for a quiet server waits no longer.
+    this.hurries.get(agentId)?.();
     await this.preparing.get(agentId);
     return this.pool.take(agentId);
   }
@@ -46,7 +50,7 @@ export class SandboxShelf {
     }
   }
 
-  keep(agentId: string, sandbox: WarmSandbox | Promise<WarmSandbox>): void {
+  keep(agentId: string, sandbox: WarmSandbox | Promise<WarmSandbox>, hurry?: () => void): void {
     if (!(sandbox instanceof Promise)) return this.shelve(agentId, sandbox);
     const settled = sandbox
       .then(
@@ -56,9 +60,13 @@ export class SandboxShelf {
           this.logger.warn({ err: error, agentId }, 'preparing a sandbox failed after its run ended'),
       )
       .finally(() => {
-        if (this.preparing.get(agentId) === settled) this.preparing.delete(agentId);
+        if (this.preparing.get(agentId) !== settled) return;
+        this.preparing.delete(agentId);
+        this.hurries.delete(agentId);
       });
     this.preparing.set(agentId, settled);
+    if (hurry) this.hurries.set(agentId, hurry);
+    else this.hurries.delete(agentId);
   }
 
   async stop(): Promise<void> {
