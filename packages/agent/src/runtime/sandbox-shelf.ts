@@ -12,9 +12,8 @@ import { disposeSandbox, WARM_MAX, WARM_TTL_MS, type WarmSandbox } from './warm-
  */
 export class SandboxShelf {
   private readonly pool: WarmPool<WarmSandbox>;
-  private readonly preparing = new Map<string, Promise<void>>();
-  /** How to start a preparation still held back for a quiet server (run-sandbox.ts). */
-  private readonly hurries = new Map<string, () => void>();
+  /** Each agent's preparation left going, and how to start it if held for a quiet server. */
+  private readonly preparing = new Map<string, { settled: Promise<void>; hurry?: () => void }>();
   private readonly disposing = new Set<Promise<void>>();
   private stopped = false;
   private readonly closing = new AbortController();
@@ -35,8 +34,9 @@ export class SandboxShelf {
   /** The agent's warm sandbox, once any preparation its last run left going has settled. */
   async take(agentId: string): Promise<WarmSandbox | undefined> {
     // The next run needs it now: a preparation waiting for a quiet server waits no longer.
-    this.hurries.get(agentId)?.();
-    await this.preparing.get(agentId);
+    const preparing = this.preparing.get(agentId);
+    preparing?.hurry?.();
+    await preparing?.settled;
     return this.pool.take(agentId);
   }
 
@@ -44,7 +44,7 @@ export class SandboxShelf {
   async settled(agentId?: string): Promise<void> {
     for (;;) {
       const pending = agentId ? [this.preparing.get(agentId)] : [...this.preparing.values()];
-      const live = pending.filter((p): p is Promise<void> => p !== undefined);
+      const live = pending.flatMap((p) => (p ? [p.settled] : []));
       if (!live.length) return;
       await Promise.all(live);
     }
@@ -60,19 +60,15 @@ export class SandboxShelf {
           this.logger.warn({ err: error, agentId }, 'preparing a sandbox failed after its run ended'),
       )
       .finally(() => {
-        if (this.preparing.get(agentId) !== settled) return;
-        this.preparing.delete(agentId);
-        this.hurries.delete(agentId);
+        if (this.preparing.get(agentId)?.settled === settled) this.preparing.delete(agentId);
       });
-    this.preparing.set(agentId, settled);
-    if (hurry) this.hurries.set(agentId, hurry);
-    else this.hurries.delete(agentId);
+    this.preparing.set(agentId, { settled, hurry });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.closing.abort();
-    await Promise.all(this.preparing.values());
+    await Promise.all([...this.preparing.values()].map((p) => p.settled));
     await Promise.all(this.disposing);
     await this.pool.disposeAll();
   }
