@@ -9,5 +9,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // A page answers within seconds under load, not the 1 s `expect.poll` waits by default (the
+    // rows-per-page check failed at 1 s in CI while the server was busy with earlier agents).
+    expect: { poll: { timeout: 10_000 } },
   },
 });

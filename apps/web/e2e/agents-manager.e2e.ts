@@ -8,11 +8,14 @@ interface Created {
   agent_id: string;
 }
 
-/** Creates an agent through the API with the page's session (the list tests need several). */
+/**
+ * Creates an agent through the API with the page's session (the list tests need several), on the
+ * scripted model, whose script for these bodies answers at once (global-setup.ts).
+ */
 async function createAgentByApi(page: Page, body: string): Promise<string> {
   const response = await page.request.post('/api/agents/create-agent/acme/webapp', {
     headers: { [CSRF_HEADER]: '1' },
-    data: { body, images: [], review_model: null },
+    data: { body, model: 'scripted', images: [], review_model: null },
   });
   expect(response.status()).toBe(200);
   return ((await response.json()) as Created).agent_id;

@@ -41,6 +41,10 @@ const e2eScript = (previewPort: number) => ({
         { tool_calls: [{ name: 'task_complete', args: { summary: 'Serving the app.' } }] },
       ],
     },
+    // The list tests' agents (agents-manager.e2e.ts): answered at once, without a sandbox. On the
+    // demo model each ran its whole plan (tests, push, pull request), and a dozen of them queued
+    // up ahead of the next file's agents.
+    { match: 'List filler|An agent to archive|Archive me from the list', steps: [{ text: 'Listed.' }] },
     // Slow enough for the header's 3 s status poll to see the agent running.
     { match: 'take your time', steps: [{ delay_ms: 7000, text: 'Thought it over.' }] },
     {
