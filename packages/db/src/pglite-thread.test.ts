@@ -211,6 +211,117 @@ describe('PgliteThread', () => {
   }, 60_000);
 });
 
+describe('PgliteThread prepares the statements it is sent again', () => {
+  type Rows<T> = { rows: T[] };
+  let thread: PgliteThread;
+  beforeAll(async () => {
+    thread = await PgliteThread.start(tempDir(), PGLITE_START_PARAMS);
+  }, 60_000);
+  afterAll(async () => {
+    await thread?.close();
+  });
+  const preparedAs = async (text: string) =>
+    (
+      await thread.query<Rows<{ n: number }>>(
+        'select count(*)::int as n from pg_prepared_statements where statement = $1',
+        [text],
+      )
+    ).rows[0]!.n;
+  const rowsOf = async <T>(text: string, params: unknown[] = []) =>
+    (await thread.query<Rows<T>>(text, params)).rows;
+
+  it('prepares a text the second time it is sent, and runs it from then on', async () => {
+    const text = 'select $1::int + 1 as v';
+    expect(await rowsOf(text, [1])).toEqual([{ v: 2 }]);
+    expect(await preparedAs(text)).toBe(0);
+    expect(await rowsOf(text, [2])).toEqual([{ v: 3 }]);
+    expect(await preparedAs(text)).toBe(1);
+    expect(await rowsOf(text, [41])).toEqual([{ v: 42 }]);
+    expect(await preparedAs(text)).toBe(1);
+  });
+
+  it('sends parameters by their described types (json, arrays, timestamps, bytes, null)', async () => {
+    const text =
+      'select $1::jsonb as doc, $2::int[] as list, $3::timestamptz as at, $4::bytea as bytes, $5::text as nothing';
+    const at = new Date('2026-11-27T05:00:00.000Z');
+    for (let i = 0; i < 3; i++) {
+      const [row] = await rowsOf<{
+        doc: unknown;
+        list: unknown;
+        at: Date;
+        bytes: Uint8Array;
+        nothing: unknown;
+      }>(text, [{ a: [i] }, [i, 2], at, new Uint8Array([i, 2]), null]);
+      expect(row).toMatchObject({ doc: { a: [i] }, list: [i, 2], nothing: null });
+      expect(row!.at.toISOString()).toBe(at.toISOString());
+      expect([...row!.bytes]).toEqual([i, 2]);
+    }
+  });
+
+  it('answers the same after a schema change and after DEALLOCATE ALL', async () => {
+    await thread.query('create table shifting (a int)');
+    await thread.query('insert into shifting values (1)');
+    const text = 'select * from shifting';
+    expect(await rowsOf(text)).toEqual([{ a: 1 }]);
+    expect(await rowsOf(text)).toEqual([{ a: 1 }]);
+    expect(await preparedAs(text)).toBe(1);
+    // The prepared plan's columns no longer fit: Postgres refuses it, and it is prepared afresh.
+    await thread.query("alter table shifting add column b text default 'x'");
+    expect(await rowsOf(text)).toEqual([{ a: 1, b: 'x' }]);
+    await thread.query('deallocate all');
+    expect(await rowsOf(text)).toEqual([{ a: 1, b: 'x' }]);
+    expect(await rowsOf(text)).toEqual([{ a: 1, b: 'x' }]);
+    expect(await preparedAs(text)).toBe(1);
+  });
+
+  it('reports a stale statement in a transaction, which it cannot repeat, and recovers after', async () => {
+    await thread.query('create table shifting_in_tx (a int)');
+    const text = 'select * from shifting_in_tx';
+    await rowsOf(text);
+    await rowsOf(text);
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query('alter table shifting_in_tx add column b int');
+        await tx.query(text);
+      }),
+    ).rejects.toThrow(/cached plan must not change result type/);
+    expect((await thread.query<{ fields: unknown[] }>(text)).fields).toHaveLength(1);
+  });
+
+  it('keeps a statement prepared in a transaction that rolled back', async () => {
+    const text = 'select $1::text as v';
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query(text, ['a']);
+        await tx.query(text, ['b']);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await rowsOf(text, ['c'])).toEqual([{ v: 'c' }]);
+  });
+
+  it('answers a syntax error each time it is sent, with its text, and goes on', async () => {
+    for (let i = 0; i < 2; i++) {
+      await expect(thread.query('selec 1')).rejects.toMatchObject({ code: '42601', query: 'selec 1' });
+    }
+    expect(await rowsOf('select 1 as v')).toEqual([{ v: 1 }]);
+  });
+
+  it('closes the least recently used statements beyond its limit', async () => {
+    for (let i = 0; i < 300; i++) {
+      await thread.query(`select ${i} as v`);
+      await thread.query(`select ${i} as v`);
+    }
+    const [prepared] = await rowsOf<{ n: number }>(
+      "select count(*)::int as n from pg_prepared_statements where name like 'tandem\\_%'",
+    );
+    expect(prepared!.n).toBeGreaterThan(200);
+    expect(prepared!.n).toBeLessThanOrEqual(256);
+    expect(await preparedAs('select 299 as v')).toBe(1);
+    expect(await preparedAs('select 0 as v')).toBe(0);
+  });
+});
+
 it('does not keep a process alive once its queries are done', async () => {
   const module = fileURLToPath(new URL('./pglite-thread.ts', import.meta.url));
   const script = join(tempDir(), 'open-and-leave.mjs');
