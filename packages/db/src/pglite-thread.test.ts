@@ -209,17 +209,9 @@ describe('PgliteThread', () => {
     await other.close();
     await expect(other.query('select 1')).rejects.toThrow('The embedded database has stopped (closed).');
   }, 60_000);
-});
 
-describe('PgliteThread prepares the statements it is sent again', () => {
+  // A text sent again runs as a named prepared statement (pglite-thread-worker.ts).
   type Rows<T> = { rows: T[] };
-  let thread: PgliteThread;
-  beforeAll(async () => {
-    thread = await PgliteThread.start(tempDir(), PGLITE_START_PARAMS);
-  }, 60_000);
-  afterAll(async () => {
-    await thread?.close();
-  });
   const preparedAs = async (text: string) =>
     (
       await thread.query<Rows<{ n: number }>>(
