@@ -20,9 +20,9 @@ interface Waiter {
  * prepared in the background (run-sandbox.ts) starts about seven processes, and each start blocks
  * the event loop for a fork() of the whole server (bench/README.md): a hundred agents created at
  * once finished about a second sooner with every clone held until all runs had ended, and about
- * 0.7 s sooner with this gate (measured in bench/steps.ts, docs/decisions.md). One waiter passes per window of the event loop that was
- * mostly idle, oldest first; any passes at once when hurried (a tool needs the sandbox now), and
- * after `maxWaitMs`.
+ * 0.7 s sooner with this gate (measured in bench/steps.ts, docs/decisions.md). One waiter passes
+ * per window of the event loop that was mostly idle, oldest first; any passes at once when
+ * hurried (a tool needs the sandbox now), and after `maxWaitMs`.
  *
  * The event loop is only watched while someone waits: an idle server sets no timer.
  */
