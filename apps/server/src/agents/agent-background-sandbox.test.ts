@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, prepareSandbox, type EmbeddedRunner } from '@tandem/agent';
 import {
+  backgroundPrepares,
   backgroundQuiet,
   startChatCompletionsServer,
   type ChatCompletionsRequest,
@@ -110,6 +111,23 @@ describe('an agent whose sandbox is prepared in the background', () => {
     expect(res.statusCode).toBe(200);
     return createAgentResponseSchema.parse(res.json()).agent_id;
   };
+  const send = async (agentId: string, message: string) => {
+    const res = await app.server.inject({
+      method: 'POST',
+      url: `/api/agent/message?trajectory_id=${agentId}`,
+      headers: headers(),
+      payload: { message },
+    });
+    expect(res.statusCode).toBe(200);
+  };
+  /** The model's next answer runs `command`; the one after completes the task. */
+  const runOneCommand = (command: string) => {
+    const first = llm.requests.length;
+    answer = (_request, index) =>
+      index === first
+        ? { tool_calls: [{ name: 'run_command', arguments: { command } }] }
+        : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Ran.' } }] };
+  };
   const feed = (agentId: string) => feedOf(app, ada.token, agentId);
   const status = async (agentId: string) =>
     (await app.database.db.select({ status: agents.status }).from(agents).where(eq(agents.id, agentId)))[0]!
@@ -179,13 +197,7 @@ describe('an agent whose sandbox is prepared in the background', () => {
 
     // The next message finds it warm: no second preparation.
     answer = () => ({ content: 'Hello again.' });
-    const res = await app.server.inject({
-      method: 'POST',
-      url: `/api/agent/message?trajectory_id=${agentId}`,
-      headers: headers(),
-      payload: { message: 'Once more' },
-    });
-    expect(res.statusCode).toBe(200);
+    await send(agentId, 'Once more');
     await runner().idle(agentId);
     expect(llm.requests.length).toBe(before + 2);
     expect(prepared).toBe(preparedBefore + 1);
@@ -240,7 +252,7 @@ describe('an agent whose sandbox is prepared in the background', () => {
     });
     try {
       const preparedBefore = prepared;
-      let before = llm.requests.length;
+      const before = llm.requests.length;
       answer = () => ({ content: 'Hello there.' });
       const agentId = await create('Just say hello');
       await until('the run ended', async () => ((await status(agentId)) === 'paused' ? true : undefined));
@@ -249,35 +261,57 @@ describe('an agent whose sandbox is prepared in the background', () => {
       expect(prepared).toBe(preparedBefore);
 
       // The next run takes the sandbox the first left being prepared: it starts at once.
-      before = llm.requests.length;
-      answer = (_request, index) =>
-        index === before
-          ? { tool_calls: [{ name: 'run_command', arguments: { command: 'echo next-run' } }] }
-          : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Ran.' } }] };
-      const res = await app.server.inject({
-        method: 'POST',
-        url: `/api/agent/message?trajectory_id=${agentId}`,
-        headers: headers(),
-        payload: { message: 'Run it' },
-      });
-      expect(res.statusCode).toBe(200);
+      runOneCommand('echo next-run');
+      await send(agentId, 'Run it');
       await runner().idle(agentId);
       expect(prepared).toBe(preparedBefore + 1);
       const shells = (await feed(agentId)).filter((i) => i.item_type === 'shell_message');
       expect(JSON.stringify(shells)).toContain('next-run');
 
       // A fresh agent whose first answer needs a tool: the tool starts its own preparation.
-      before = llm.requests.length;
-      answer = (_request, index) =>
-        index === before
-          ? { tool_calls: [{ name: 'run_command', arguments: { command: 'echo first-tool' } }] }
-          : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Ran.' } }] };
+      runOneCommand('echo first-tool');
       const second = await create('Run a command');
       await runner().idle(second);
       expect(prepared).toBe(preparedBefore + 2);
       expect(JSON.stringify(await feed(second))).toContain('first-tool');
     } finally {
       busy.mockRestore();
+    }
+  });
+
+  it('lets a tool have its sandbox while every turn is wanted by preparations held for quiet', async () => {
+    mode = 'real';
+    release();
+    // Held preparations take no turn: with as many waiting for a quiet server as there are turns,
+    // a fresh agent whose first answer needs a tool still gets its clone made.
+    let quiet!: () => void;
+    const quietened = new Promise<void>((resolve) => (quiet = resolve));
+    const busy = vi.spyOn(backgroundQuiet, 'wait').mockImplementation(async (hurry) => {
+      await Promise.race([hurry, quietened]);
+    });
+    const agentIds: string[] = [];
+    try {
+      answer = () => ({ content: 'Hello there.' });
+      for (let i = 0; i < backgroundPrepares.limit; i++) agentIds.push(await create(`Just say hello (${i})`));
+      for (const agentId of agentIds) {
+        await until('the run ended', async () => ((await status(agentId)) === 'paused' ? true : undefined));
+      }
+      await until('every preparation is held', async () =>
+        busy.mock.calls.length >= backgroundPrepares.limit ? true : undefined,
+      );
+
+      runOneCommand('echo past-the-held');
+      const withTool = await create('Run a command');
+      agentIds.push(withTool);
+      await until(
+        'the tool ran',
+        async () => (JSON.stringify(await feed(withTool)).includes('past-the-held') ? true : undefined),
+        { timeoutMs: 20_000 },
+      );
+    } finally {
+      quiet();
+      busy.mockRestore();
+      for (const agentId of agentIds) await runner().idle(agentId);
     }
   });
 });

@@ -11,7 +11,7 @@ export class Limiter {
   private running = 0;
   private readonly queue: (() => void)[] = [];
 
-  constructor(private readonly limit: number) {}
+  constructor(readonly limit: number) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
@@ -29,7 +29,7 @@ export class Limiter {
 export const backgroundPrepares = new Limiter(Math.max(2, availableParallelism()));
 
 /**
- * A background preparation whose turn has come still waits for a quiet event loop (quiet-gate.ts):
+ * A background preparation waits for a quiet event loop before it takes a turn (quiet-gate.ts):
  * a 50 ms window at most half busy, at most 5 s, and not at all once a tool needs the sandbox. A
  * single agent's clone still starts within one window of its model request going out. 100 agents
  * at once (bench/steps.ts, interleaved runs): median 6.8 s without it, 6.1 s with it; a 10 s

@@ -139,16 +139,18 @@ export class RunSandbox {
     const asked = promptFactsWithoutClone(this.run.deps.db, octokit, agent, repo);
     const hurried = new Promise<void>((resolve) => (this.hurry = resolve));
     this.startPreparing(
-      asked.then(() =>
-        backgroundPrepares.run(async () => {
-          // With its turn come, it still waits for a quiet server, unless a tool needs it now.
-          await untilQuiet(hurried, [this.run.signal, this.run.warm.closed]);
-          // Queued behind other agents' clones while this run was stopped, or the runner was.
-          if (this.run.signal.aborted || this.run.warm.closed?.aborted)
-            throw new Error('stopped before its sandbox was prepared');
-          return this.prepare(agent, repo, secrets);
-        }),
-      ),
+      asked
+        // It waits for a quiet server before taking a turn, unless a tool needs it now: a held
+        // preparation must not keep a turn idle that a hurried one queues for.
+        .then(() => untilQuiet(hurried, [this.run.signal, this.run.warm.closed]))
+        .then(() =>
+          backgroundPrepares.run(async () => {
+            // Queued behind other agents' clones while this run was stopped, or the runner was.
+            if (this.run.signal.aborted || this.run.warm.closed?.aborted)
+              throw new Error('stopped before its sandbox was prepared');
+            return this.prepare(agent, repo, secrets);
+          }),
+        ),
     );
     this.facts = asked.then(async (facts) => facts ?? this.factsFromSandbox());
     // Rejects only when the model call needed the clone and preparing it failed: reported there.

@@ -5,5 +5,8 @@ export {
   type ChatCompletionsServerOptions,
   type FakeChatResponse,
 } from './chat-completions-server.js';
-/** Where background sandbox preparations wait for a quiet server: tests hold it to see the waits. */
-export { backgroundQuiet } from '../runtime/background-limit.js';
+/**
+ * Where background sandbox preparations take turns and wait for a quiet server: tests hold the
+ * gate to see the waits.
+ */
+export { backgroundPrepares, backgroundQuiet } from '../runtime/background-limit.js';
