@@ -75,6 +75,55 @@ describe('resolveModel', () => {
     });
   });
 
+  it('builds a model once per provider settings and builds anew when they change', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        seen.push(`${req.url} ${req.headers.authorization}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'c1',
+            object: 'chat.completion',
+            created: 0,
+            model: 'qwen',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const endpoint = (apiKey: string, path = 'v1') => ({
+        openaiCompatible: { url: `http://127.0.0.1:${port}/${path}`, models: ['qwen'], apiKey },
+      });
+      const model = (env: ReturnType<typeof endpoint>) => {
+        const resolved = resolveModel('local/qwen', env);
+        if (!resolved.ok) throw new Error(resolved.reason);
+        return resolved.model;
+      };
+      const first = model(endpoint('key-1'));
+      // Equal settings in another env object: the same model.
+      expect(model(endpoint('key-1'))).toBe(first);
+      const rekeyed = model(endpoint('key-2'));
+      const moved = model(endpoint('key-2', 'v2'));
+      expect(rekeyed).not.toBe(first);
+      expect(moved).not.toBe(rekeyed);
+      for (const m of [first, rekeyed, moved]) await generateText({ model: m, prompt: 'Hi', maxRetries: 0 });
+      expect(seen).toEqual([
+        '/v1/chat/completions Bearer key-1',
+        '/v1/chat/completions Bearer key-2',
+        '/v2/chat/completions Bearer key-2',
+      ]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('resolves the scripted model only with a script file', () => {
     expect(resolveModel('scripted', keys)).toEqual({
       ok: false,

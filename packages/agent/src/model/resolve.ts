@@ -85,8 +85,41 @@ function unavailable(option: ModelOption, why: string): ResolvedModel {
   return { ok: false, key: option.key, reason: `${option.label} is unavailable: ${why} on this server` };
 }
 
-/** Undefined when the provider is not configured. Creating a provider makes no network call. */
+/**
+ * Models built so far, by provider, settings and model id. Building one is not free: the
+ * OpenAI-compatible chat model alone costs ~0.7 ms of CPU (its response schemas), paid by every
+ * run of every agent (issue 15: 100 agents at once). A model holds only its settings, so runs
+ * share it. Keyed on the settings' values, not the env object: a changed key or URL builds anew.
+ */
+const built = new Map<string, LanguageModelV3 | undefined>();
+/** Settings seen in one process are few; a bound keeps a test run that varies them from growing. */
+const BUILT_LIMIT = 64;
+
 function createModel(option: ModelOption, env: ModelEnv): LanguageModelV3 | undefined {
+  const key = JSON.stringify([option.provider, option.model, providerSettings(option, env)]);
+  if (built.has(key)) return built.get(key);
+  const model = buildModel(option, env);
+  if (built.size >= BUILT_LIMIT) built.delete(built.keys().next().value!);
+  built.set(key, model);
+  return model;
+}
+
+/** What buildModel reads of `env` for the option's provider. */
+function providerSettings(option: ModelOption, env: ModelEnv): unknown {
+  switch (option.provider) {
+    case 'anthropic':
+      return [env.anthropicApiKey, env.anthropicBaseUrl];
+    case 'openai':
+      return [env.openaiApiKey, env.openaiBaseUrl];
+    case 'google':
+      return [env.googleApiKey, env.googleBaseUrl];
+    case 'openai-compatible':
+      return [env.openaiCompatible?.url, env.openaiCompatible?.apiKey];
+  }
+}
+
+/** Undefined when the provider is not configured. Creating a provider makes no network call. */
+function buildModel(option: ModelOption, env: ModelEnv): LanguageModelV3 | undefined {
   switch (option.provider) {
     case 'anthropic':
       return env.anthropicApiKey
