@@ -77,4 +77,39 @@ describe.each(testDatabaseKinds())('the credit ledger on %s', (kind) => {
     expect(rows).toHaveLength(charges.length);
     expect(rows.every((r) => r.agentId !== null && r.amount < 0)).toBe(true);
   });
+  it("returns the balance and the agent's spending since its last message, and sets its tokens", async () => {
+    const agentId = agentIds[0]!;
+    const before = await installationBalance(database.db, 7);
+    const [was] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+    const result = await chargeAgentCall(database.db, {
+      installationId: 7,
+      agentId,
+      units: 250,
+      curTokens: 4321,
+      description: 'one call',
+    });
+    expect(result).toEqual({ balance: before - 250, spentSinceMessage: was!.spentSinceMessage + 250 });
+    const [now] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+    expect(now).toMatchObject({ curTokens: 4321, creditsSpent: was!.creditsSpent + 250 });
+  });
+
+  it('stores nothing for an installation that does not exist', async () => {
+    const agentId = agentIds[1]!;
+    const [was] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+    const ledger = await database.db.select({ id: creditTransactions.id }).from(creditTransactions);
+    await expect(
+      chargeAgentCall(database.db, {
+        installationId: 404,
+        agentId,
+        units: 5,
+        curTokens: 1,
+        description: 'x',
+      }),
+    ).rejects.toThrow();
+    expect((await database.db.select({ id: creditTransactions.id }).from(creditTransactions)).length).toBe(
+      ledger.length,
+    );
+    const [now] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+    expect(now).toEqual(was);
+  });
 });

@@ -76,20 +76,39 @@ export interface ChargeResult {
   spentSinceMessage: number;
 }
 
-/** Charges one model call to the agent's installation and the agent's own counters, atomically. */
+/**
+ * Charges one model call to the agent's installation and the agent's own counters, atomically: one
+ * statement whose data-modifying CTEs change the balance (one conditional UPDATE, as in
+ * recordTransaction), record the ledger row and add to the agent's counters. Not a transaction of
+ * three: on the embedded database a transaction holds every other query off for its round trips,
+ * and every model call of every agent is charged (issue 15).
+ */
 export async function chargeAgentCall(
   db: Db,
   charge: { installationId: number; agentId: string; units: number; curTokens: number; description: string },
 ): Promise<ChargeResult> {
-  return db.transaction(async (tx) => {
-    const balance = await recordTransaction(tx, {
-      installationId: charge.installationId,
-      amount: -charge.units,
-      kind: 'agent',
-      agentId: charge.agentId,
-      description: charge.description,
-    });
-    const [agent] = await tx
+  const installation = db.$with('charged_installation').as(
+    db
+      .update(installations)
+      .set({ creditBalance: sql`${installations.creditBalance} - ${charge.units}` })
+      .where(eq(installations.id, charge.installationId))
+      .returning({ balance: installations.creditBalance }),
+  );
+  const ledger = db.$with('ledger_entry').as(
+    db
+      .insert(creditTransactions)
+      .values({
+        installationId: charge.installationId,
+        amount: -charge.units,
+        kind: 'agent',
+        agentId: charge.agentId,
+        invoiceId: null,
+        description: charge.description,
+      })
+      .returning({ id: creditTransactions.id }),
+  );
+  const agent = db.$with('charged_agent').as(
+    db
       .update(agents)
       .set({
         creditsSpent: sql`${agents.creditsSpent} + ${charge.units}`,
@@ -97,9 +116,18 @@ export async function chargeAgentCall(
         curTokens: charge.curTokens,
       })
       .where(eq(agents.id, charge.agentId))
-      .returning({ spent: agents.spentSinceMessage });
-    return { balance, spentSinceMessage: Number(agent?.spent ?? 0) };
-  });
+      .returning({ spent: agents.spentSinceMessage }),
+  );
+  const [row] = await db
+    .with(installation, ledger, agent)
+    .select({
+      balance: installation.balance,
+      spent: sql<string | number | null>`(select ${agent.spent} from ${agent})`,
+    })
+    .from(installation);
+  // The ledger row's foreign keys fail the whole statement first (no such installation or agent).
+  if (!row) throw new Error(`Installation ${charge.installationId} does not exist`);
+  return { balance: Number(row.balance), spentSinceMessage: Number(row.spent ?? 0) };
 }
 
 export async function installationBalance(db: Db, installationId: number): Promise<number> {

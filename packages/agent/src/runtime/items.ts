@@ -30,8 +30,10 @@ export interface NewItem {
 }
 
 /**
- * Writes a feed item and moves the agent's latest_timestamp in one transaction, so the 2.5 s poll
- * never sees a timestamp whose item is not readable yet.
+ * Writes a feed item and moves the agent's latest_timestamp in one statement (the insert in a
+ * data-modifying CTE), so the 2.5 s poll never sees a timestamp whose item is not readable yet.
+ * One statement rather than a transaction of two: on the embedded database a transaction holds
+ * every other query off for its round trips, and feed items are its most frequent write (issue 15).
  */
 export async function appendItem(
   db: Db,
@@ -48,21 +50,28 @@ export async function appendItem(
     if (existing) return { actionUuid, timestamp: existing.timestamp };
   }
   const timestamp = nextTimestamp();
-  await db.transaction(async (tx) => {
-    await tx.insert(conversationItems).values({
-      agentId,
-      timestamp,
-      itemType: item.itemType,
-      actionUuid,
-      actionType: item.actionType ?? null,
-      pid: item.pid ?? null,
-      userId: item.userId ?? null,
-      // Command output and model text may carry NUL or lone surrogates, which jsonb rejects.
-      data: storableDeep(item.data),
-    });
-    const at = new Date(timestamp);
-    await tx.update(agents).set({ latestTimestamp: at, lastActive: at }).where(eq(agents.id, agentId));
-  });
+  const inserted = db.$with('inserted').as(
+    db
+      .insert(conversationItems)
+      .values({
+        agentId,
+        timestamp,
+        itemType: item.itemType,
+        actionUuid,
+        actionType: item.actionType ?? null,
+        pid: item.pid ?? null,
+        userId: item.userId ?? null,
+        // Command output and model text may carry NUL or lone surrogates, which jsonb rejects.
+        data: storableDeep(item.data),
+      })
+      .returning({ id: conversationItems.id }),
+  );
+  const at = new Date(timestamp);
+  await db
+    .with(inserted)
+    .update(agents)
+    .set({ latestTimestamp: at, lastActive: at })
+    .where(eq(agents.id, agentId));
   return { actionUuid, timestamp };
 }
 
