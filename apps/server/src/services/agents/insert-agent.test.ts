@@ -1,0 +1,119 @@
+import {
+  agentReads,
+  agents,
+  conversationItems,
+  eventImages,
+  installations,
+  repositories,
+  users,
+} from '@tandem/db';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAgent, type NewAgent } from './insert-agent.js';
+
+describe.each(testDatabaseKinds())('insertAgent on %s', (kind) => {
+  let database: TestDatabase;
+  let spec: (body: string, extra?: Partial<NewAgent>) => NewAgent;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { db } = database;
+    await db.insert(installations).values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
+    const [user] = await db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
+    const [repo] = await db
+      .insert(repositories)
+      .values({ githubId: 2, installationId: 7, fullName: 'acme/webapp' })
+      .returning();
+    spec = (body, extra = {}) => ({
+      repositoryId: repo!.id,
+      installationId: 7,
+      creatorId: user!.id,
+      model: { key: 'sonnet-4-5', defaultLimit: 150_000 },
+      reviewModel: null,
+      firstMessage: { actionType: 'website_request', data: { message: body, username: 'ada' } },
+      ...extra,
+    });
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  it('stores the agent with its first message, images and read mark', async () => {
+    const image = { mimeType: 'image/png', name: 'shot.png', bytes: Buffer.from([1, 2, 3]) };
+    const { agentId, eventUuid } = await insertAgent(
+      database.db,
+      spec('Fix the build', {
+        firstMessage: {
+          actionType: 'cli_request',
+          data: { message: 'Fix the build' },
+          images: [image, image],
+        },
+      }),
+    );
+    const [agent] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+    expect(agent).toMatchObject({
+      number: 1,
+      status: 'pending',
+      model: 'sonnet-4-5',
+      summarizationLimit: 150_000,
+    });
+    const items = await database.db
+      .select()
+      .from(conversationItems)
+      .where(eq(conversationItems.agentId, agentId));
+    expect(items).toEqual([
+      expect.objectContaining({
+        actionUuid: eventUuid,
+        itemType: 'message',
+        actionType: 'cli_request',
+        userId: agent!.creatorId,
+        data: { message: 'Fix the build' },
+      }),
+    ]);
+    // The feed's newest item and the agent's latest timestamp are the same moment.
+    expect(new Date(items[0]!.timestamp).getTime()).toBe(agent!.latestTimestamp!.getTime());
+    const images = await database.db.select().from(eventImages).where(eq(eventImages.agentId, agentId));
+    expect(images.map((i) => [i.actionUuid, i.n, i.name])).toEqual([
+      [eventUuid, 1, 'shot.png'],
+      [eventUuid, 2, 'shot.png'],
+    ]);
+    const reads = await database.db.select().from(agentReads).where(eq(agentReads.agentId, agentId));
+    expect(reads).toEqual([expect.objectContaining({ userId: agent!.creatorId })]);
+  });
+
+  it('numbers agents created at once on one repository without a gap or a repeat', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => insertAgent(database.db, spec(`Task ${i}`))),
+    );
+    const numbers = await Promise.all(
+      created.map(async ({ agentId }) => {
+        const [row] = await database.db
+          .select({ n: agents.number })
+          .from(agents)
+          .where(eq(agents.id, agentId));
+        return row!.n;
+      }),
+    );
+    // Agent 1 is the previous test's.
+    expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 2));
+  });
+
+  it('stores nothing when any part cannot be written', async () => {
+    const count = async () => (await database.db.select({ id: agents.id }).from(agents)).length;
+    const before = await count();
+    const items = (await database.db.select({ id: conversationItems.id }).from(conversationItems)).length;
+    // The image's bytes are not bytea: its insert fails, and with it the agent and its message.
+    const broken = { mimeType: 'image/png', name: 'x.png', bytes: null as unknown as Buffer };
+    await expect(
+      insertAgent(
+        database.db,
+        spec('Broken', { firstMessage: { actionType: 'website_request', data: {}, images: [broken] } }),
+      ),
+    ).rejects.toThrow();
+    expect(await count()).toBe(before);
+    expect((await database.db.select({ id: conversationItems.id }).from(conversationItems)).length).toBe(
+      items,
+    );
+  });
+});
