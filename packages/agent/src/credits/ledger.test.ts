@@ -1,5 +1,10 @@
-import { agents, creditTransactions, installations, repositories, users } from '@tandem/db';
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
+import { agents, creditTransactions } from '@tandem/db';
+import {
+  createTestDatabase,
+  seedAcmeRepository,
+  testDatabaseKinds,
+  type TestDatabase,
+} from '@tandem/db/testing';
 import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,20 +19,15 @@ describe.each(testDatabaseKinds())('the credit ledger on %s', (kind) => {
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     const { db } = database;
-    await db.insert(installations).values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
-    const [user] = await db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
-    const [repo] = await db
-      .insert(repositories)
-      .values({ githubId: 2, installationId: 7, fullName: 'acme/webapp' })
-      .returning();
+    const { userId, repositoryId } = await seedAcmeRepository(db);
     const rows = await db
       .insert(agents)
       .values(
         [1, 2, 3, 4].map((number) => ({
           number,
-          repositoryId: repo!.id,
+          repositoryId,
           installationId: 7,
-          creatorId: user!.id,
+          creatorId: userId,
           model: 'sonnet-4-5',
           summarizationLimit: 150_000,
         })),

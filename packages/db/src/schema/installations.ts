@@ -103,6 +103,12 @@ export const repositories = pgTable(
     agentsPublic: boolean('agents_public').notNull().default(false),
     autoFix: boolean('auto_fix').notNull().default(true),
     removedAt: timestamp('removed_at', { withTimezone: true, precision: 6 }),
+    /**
+     * The highest agent number taken in this repository (branch tandem-{n}). Creating an agent
+     * bumps it in the same statement that inserts the agent: the UPDATE's row lock orders creates
+     * that run at once on Postgres, with no transaction around them (issue 15).
+     */
+    lastAgentNumber: integer('last_agent_number').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database, type QueryLogger } from '../client.js';
+import { openDatabase, type Database, type Db, type QueryLogger } from '../client.js';
+import { installations, repositories, users } from '../schema/index.js';
 
 export interface TestDatabase extends Database {
   /** Drops the throwaway database (Postgres) or discards the in-memory one (PGlite). */
@@ -42,6 +43,19 @@ export async function createTestDatabase(
       );
     },
   };
+}
+
+/** The rows many tests start from: installation 7 (acme), the user ada and the repository acme/webapp. */
+export async function seedAcmeRepository(
+  db: Db,
+): Promise<{ installationId: number; userId: string; repositoryId: string }> {
+  await db.insert(installations).values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
+  const [user] = await db.insert(users).values({ githubId: 1, username: 'ada' }).returning({ id: users.id });
+  const [repo] = await db
+    .insert(repositories)
+    .values({ githubId: 2, installationId: 7, fullName: 'acme/webapp' })
+    .returning({ id: repositories.id });
+  return { installationId: 7, userId: user!.id, repositoryId: repo!.id };
 }
 
 async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {

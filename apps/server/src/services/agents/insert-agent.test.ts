@@ -1,13 +1,10 @@
+import { agentReads, agents, conversationItems, eventImages } from '@tandem/db';
 import {
-  agentReads,
-  agents,
-  conversationItems,
-  eventImages,
-  installations,
-  repositories,
-  users,
-} from '@tandem/db';
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
+  createTestDatabase,
+  seedAcmeRepository,
+  testDatabaseKinds,
+  type TestDatabase,
+} from '@tandem/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAgent, type NewAgent } from './insert-agent.js';
@@ -18,17 +15,11 @@ describe.each(testDatabaseKinds())('insertAgent on %s', (kind) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    const { db } = database;
-    await db.insert(installations).values({ id: 7, accountLogin: 'acme', accountType: 'Organization' });
-    const [user] = await db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
-    const [repo] = await db
-      .insert(repositories)
-      .values({ githubId: 2, installationId: 7, fullName: 'acme/webapp' })
-      .returning();
+    const { userId, repositoryId } = await seedAcmeRepository(database.db);
     spec = (body, extra = {}) => ({
-      repositoryId: repo!.id,
+      repositoryId,
       installationId: 7,
-      creatorId: user!.id,
+      creatorId: userId,
       model: { key: 'sonnet-4-5', defaultLimit: 150_000 },
       reviewModel: null,
       firstMessage: { actionType: 'website_request', data: { message: body, username: 'ada' } },
@@ -115,5 +106,25 @@ describe.each(testDatabaseKinds())('insertAgent on %s', (kind) => {
     expect((await database.db.select({ id: conversationItems.id }).from(conversationItems)).length).toBe(
       items,
     );
+  });
+  it('numbers after an agent written another way, and refuses a repository that does not exist', async () => {
+    const base = spec('Imported');
+    await database.db.insert(agents).values({
+      number: 50,
+      repositoryId: base.repositoryId,
+      installationId: 7,
+      creatorId: base.creatorId,
+      model: 'sonnet-4-5',
+      summarizationLimit: 150_000,
+    });
+    const { agentId } = await insertAgent(database.db, spec('After the import'));
+    const [row] = await database.db.select({ n: agents.number }).from(agents).where(eq(agents.id, agentId));
+    expect(row!.n).toBe(51);
+
+    const before = (await database.db.select({ id: agents.id }).from(agents)).length;
+    await expect(
+      insertAgent(database.db, spec('Nowhere', { repositoryId: '00000000-0000-4000-8000-000000000000' })),
+    ).rejects.toThrow();
+    expect((await database.db.select({ id: agents.id }).from(agents)).length).toBe(before);
   });
 });

@@ -23,14 +23,32 @@ export interface NewAgent {
   };
 }
 
-type Executor = Pick<Db, '$with' | 'with' | 'insert'>;
-
 /**
- * One statement: the agent with the next number of its repository, and, in data-modifying CTEs,
- * its first message, that message's images and the creator's read mark. All or nothing.
+ * Inserts the agent with the next number of its repository, its first message, that message's
+ * images and the creator's read mark, so nothing the user wrote is lost and no agent exists
+ * without its message: one statement, all or nothing.
+ *
+ * The number comes from the repository's counter, bumped by an UPDATE in a data-modifying CTE of
+ * the same statement. On Postgres that UPDATE's row lock orders creates that run at once, and a
+ * create that waited re-reads the counter its predecessor left. No transaction: on the embedded
+ * database a transaction holds every other query off for its round trips (issue 15: 100 agents
+ * created at once). The counter never goes below the highest number stored, should an agent have
+ * been written another way.
  */
-async function insertRows(db: Executor, spec: NewAgent, agentId: string, eventUuid: string): Promise<void> {
+export async function insertAgent(db: Db, spec: NewAgent): Promise<{ agentId: string; eventUuid: string }> {
+  const eventUuid = randomUUID();
+  // Chosen here so that the rows referring to the agent can be written in the same statement.
+  const agentId = randomUUID();
   const now = new Date();
+  const numbered = db.$with('numbered').as(
+    db
+      .update(repositories)
+      .set({
+        lastAgentNumber: sql`greatest(${repositories.lastAgentNumber}, (select coalesce(max(${agents.number}), 0) from ${agents} where ${agents.repositoryId} = ${spec.repositoryId})) + 1`,
+      })
+      .where(eq(repositories.id, spec.repositoryId))
+      .returning({ number: repositories.lastAgentNumber }),
+  );
   const message = db.$with('first_message').as(
     db
       .insert(conversationItems)
@@ -65,11 +83,12 @@ async function insertRows(db: Executor, spec: NewAgent, agentId: string, eventUu
       ]
     : [];
   await db
-    .with(message, read, ...withImages)
+    .with(numbered, message, read, ...withImages)
     .insert(agents)
     .values({
       id: agentId,
-      number: sql`(select coalesce(max(${agents.number}), 0) + 1 from ${agents} where ${agents.repositoryId} = ${spec.repositoryId})`,
+      // No repository row: no number, and the NOT NULL refuses the whole statement.
+      number: sql`(select ${numbered.number} from ${numbered})`,
       status: 'pending',
       repositoryId: spec.repositoryId,
       installationId: spec.installationId,
@@ -85,29 +104,5 @@ async function insertRows(db: Executor, spec: NewAgent, agentId: string, eventUu
       latestTimestamp: now,
       lastActive: now,
     });
-}
-
-/**
- * Inserts the agent with the next per-repository number and its first message in one transaction,
- * so nothing the user wrote is lost and no agent exists without its message. The transaction is
- * two statements, the repository's lock and one insert whose data-modifying CTEs write the rest:
- * on the embedded database a transaction holds every other query off for its round trips (issue
- * 15: 100 agents created at once).
- */
-export async function insertAgent(db: Db, spec: NewAgent): Promise<{ agentId: string; eventUuid: string }> {
-  const eventUuid = randomUUID();
-  // Chosen here so that the rows referring to the agent can be written in the same statement.
-  const agentId = randomUUID();
-  await db.transaction(async (tx) => {
-    // Numbers are per repository (branch tandem-{n}): lock the repository row so two agents created
-    // at once cannot both take the same number. The insert is a statement of its own: its snapshot,
-    // taken after the lock, sees the agent that the previous holder inserted.
-    await tx
-      .select({ id: repositories.id })
-      .from(repositories)
-      .where(eq(repositories.id, spec.repositoryId))
-      .for('update');
-    await insertRows(tx, spec, agentId, eventUuid);
-  });
   return { agentId, eventUuid };
 }
