@@ -91,7 +91,7 @@ describe('branch lookups read from files', () => {
     expect(readFileSync(join(bare, 'packed-refs'), 'utf8')).toContain(
       `${shas.packedOnly} refs/heads/packed/only\n`,
     );
-    expect(await readBranchRef(bare, 'refs/heads/packed/only')).toEqual({
+    expect(readBranchRef(bare, 'refs/heads/packed/only')).toEqual({
       kind: 'sha',
       sha: shas.packedOnly,
     });
@@ -100,7 +100,7 @@ describe('branch lookups read from files', () => {
 
   it('prefers the loose ref over a stale packed line, as git does', async () => {
     expect(readFileSync(join(bare, 'packed-refs'), 'utf8')).toContain(`${shas.tagged} refs/heads/main\n`);
-    expect(await readBranchRef(bare, 'refs/heads/main')).toEqual({ kind: 'sha', sha: shas.main });
+    expect(readBranchRef(bare, 'refs/heads/main')).toEqual({ kind: 'sha', sha: shas.main });
     expect(await resolveRef(bare, 'refs/heads/main')).toBe(await revParse(bare, 'refs/heads/main'));
   });
 
@@ -127,7 +127,7 @@ describe('branch lookups read from files', () => {
       '../../../../etc/hosts',
     ]) {
       const ref = `refs/heads/${name}`;
-      expect({ name, read: await readBranchRef(bare, ref) }).toEqual({ name, read: { kind: 'git' } });
+      expect({ name, read: readBranchRef(bare, ref) }).toEqual({ name, read: { kind: 'git' } });
       const git = countingGit();
       expect({ name, sha: await resolveRef(bare, ref, git.run) }).toEqual({
         name,
@@ -140,7 +140,7 @@ describe('branch lookups read from files', () => {
   it('never follows a symlinked ref file or directory, and answers as git does', async () => {
     for (const name of ['evil', 'evil-dir/ref']) {
       const ref = `refs/heads/${name}`;
-      expect({ name, read: await readBranchRef(bare, ref) }).toEqual({ name, read: { kind: 'git' } });
+      expect({ name, read: readBranchRef(bare, ref) }).toEqual({ name, read: { kind: 'git' } });
       expect({ name, sha: await resolveRef(bare, ref) }).toEqual({ name, sha: await revParse(bare, ref) });
     }
   });
@@ -158,14 +158,14 @@ describe('branch lookups read from files', () => {
 
   it('leaves symbolic refs, reftable and SHA-256 repositories to git', async () => {
     await sh(['symbolic-ref', 'refs/heads/alias', 'refs/heads/main']);
-    expect(await readBranchRef(bare, 'refs/heads/alias')).toEqual({ kind: 'git' });
+    expect(readBranchRef(bare, 'refs/heads/alias')).toEqual({ kind: 'git' });
     expect(await resolveRef(bare, 'refs/heads/alias')).toBe(shas.main);
     const config = readFileSync(join(bare, 'config'), 'utf8');
     try {
       writeFileSync(join(bare, 'config'), `${config}[extensions]\n\trefStorage = reftable\n`);
-      expect(await readBranchRef(bare, 'refs/heads/nope')).toEqual({ kind: 'git' });
+      expect(readBranchRef(bare, 'refs/heads/nope')).toEqual({ kind: 'git' });
       writeFileSync(join(bare, 'config'), `${config}[extensions]\n\tobjectFormat = sha256\n`);
-      expect(await readBranchRef(bare, 'refs/heads/nope')).toEqual({ kind: 'git' });
+      expect(readBranchRef(bare, 'refs/heads/nope')).toEqual({ kind: 'git' });
     } finally {
       writeFileSync(join(bare, 'config'), config);
     }

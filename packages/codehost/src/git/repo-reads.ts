@@ -57,7 +57,7 @@ export async function resolveRef(
   ref: string,
   run: GitRunner = git,
 ): Promise<string | null> {
-  const found = await readBranchRef(barePath, ref);
+  const found = readBranchRef(barePath, ref);
   if (found.kind === 'absent') return null;
   if (found.kind === 'sha') return commitOf(barePath, found.sha, run);
   return revParseCommit(barePath, ref, run);
