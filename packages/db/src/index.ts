@@ -2,3 +2,4 @@ export * from './client.js';
 export * from './data-dir-lock.js';
 export * as schema from './schema/index.js';
 export * from './schema/index.js';
+export * from './prepared.js';

@@ -1,4 +1,4 @@
-import { agents, creditTransactions, installations, type Db } from '@tandem/db';
+import { agents, creditTransactions, installations, prepared, type Db } from '@tandem/db';
 import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
 import { eq, sql } from 'drizzle-orm';
 
@@ -87,23 +87,34 @@ export async function chargeAgentCall(
   db: Db,
   charge: { installationId: number; agentId: string; units: number; curTokens: number; description: string },
 ): Promise<ChargeResult> {
+  const [row] = await prepared(db, 'charge_agent_call', (d, name) =>
+    chargeStatement(d).prepare(name),
+  ).execute(charge);
+  // The ledger row's foreign keys fail the whole statement first (no such installation or agent).
+  if (!row) throw new Error(`Installation ${charge.installationId} does not exist`);
+  return { balance: Number(row.balance), spentSinceMessage: Number(row.spent ?? 0) };
+}
+
+/** chargeAgentCall's statement, with placeholders named after the charge's fields. */
+function chargeStatement(db: Db) {
+  const units = sql.placeholder('units');
   const installation = db.$with('charged_installation').as(
     db
       .update(installations)
-      .set({ creditBalance: sql`${installations.creditBalance} - ${charge.units}` })
-      .where(eq(installations.id, charge.installationId))
+      .set({ creditBalance: sql`${installations.creditBalance} - ${units}` })
+      .where(eq(installations.id, sql.placeholder('installationId')))
       .returning({ balance: installations.creditBalance }),
   );
   const ledger = db.$with('ledger_entry').as(
     db
       .insert(creditTransactions)
       .values({
-        installationId: charge.installationId,
-        amount: -charge.units,
+        installationId: sql.placeholder('installationId'),
+        amount: sql`-${units}::bigint`,
         kind: 'agent',
-        agentId: charge.agentId,
+        agentId: sql.placeholder('agentId'),
         invoiceId: null,
-        description: charge.description,
+        description: sql.placeholder('description'),
       })
       .returning({ id: creditTransactions.id }),
   );
@@ -111,23 +122,20 @@ export async function chargeAgentCall(
     db
       .update(agents)
       .set({
-        creditsSpent: sql`${agents.creditsSpent} + ${charge.units}`,
-        spentSinceMessage: sql`${agents.spentSinceMessage} + ${charge.units}`,
-        curTokens: charge.curTokens,
+        creditsSpent: sql`${agents.creditsSpent} + ${units}`,
+        spentSinceMessage: sql`${agents.spentSinceMessage} + ${units}`,
+        curTokens: sql`${sql.placeholder('curTokens')}`,
       })
-      .where(eq(agents.id, charge.agentId))
+      .where(eq(agents.id, sql.placeholder('agentId')))
       .returning({ spent: agents.spentSinceMessage }),
   );
-  const [row] = await db
+  return db
     .with(installation, ledger, agent)
     .select({
       balance: installation.balance,
       spent: sql<string | number | null>`(select ${agent.spent} from ${agent})`,
     })
     .from(installation);
-  // The ledger row's foreign keys fail the whole statement first (no such installation or agent).
-  if (!row) throw new Error(`Installation ${charge.installationId} does not exist`);
-  return { balance: Number(row.balance), spentSinceMessage: Number(row.spent ?? 0) };
 }
 
 export async function installationBalance(db: Db, installationId: number): Promise<number> {

@@ -1,5 +1,6 @@
-import { eventImages } from '@tandem/db';
-import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
+import { eventImages, spiceMessages } from '@tandem/db';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendSpice, IMAGE_REF, loadHistory } from './history.js';
@@ -79,5 +80,61 @@ describe('loadHistory: images sent to the model are bounded', () => {
     // The newest message's images are among those sent.
     const last = history.at(-1)!;
     expect(Array.isArray(last.content) && last.content.filter((p) => p.type === 'image').length).toBe(2);
+  });
+});
+
+describe.each(testDatabaseKinds())('appendSpice on %s', (kind) => {
+  let database: TestDatabase;
+  let agentId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    [agentId] = (await insertTestAgents(database.db)) as [string];
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  it('stores no stats as SQL NULL and given stats as the object, next to the message', async () => {
+    const stats = {
+      input_tokens: 5,
+      cached_tokens: 0,
+      output_tokens: 2,
+      reasoning_tokens: 0,
+      time: 1.5,
+      cost: 3,
+    };
+    await appendSpice(database.db, agentId, { role: 'user', content: 'first\u0000' });
+    await appendSpice(
+      database.db,
+      agentId,
+      { role: 'assistant', content: 'second' },
+      { responseStats: stats, actionUuid: '8f9c6a53-5a2e-4d7b-9d5e-2b5f6c1a7e01' },
+    );
+    const rows = await database.db
+      .select({
+        role: spiceMessages.role,
+        content: spiceMessages.content,
+        stats: spiceMessages.responseStats,
+        nullStats: sql<boolean>`${spiceMessages.responseStats} is null`,
+        actionUuid: spiceMessages.actionUuid,
+      })
+      .from(spiceMessages)
+      .where(eq(spiceMessages.agentId, agentId))
+      .orderBy(asc(spiceMessages.timestamp));
+    expect(rows).toEqual([
+      { role: 'user', content: 'first', stats: null, nullStats: true, actionUuid: null },
+      {
+        role: 'assistant',
+        content: 'second',
+        stats,
+        nullStats: false,
+        actionUuid: '8f9c6a53-5a2e-4d7b-9d5e-2b5f6c1a7e01',
+      },
+    ]);
+    expect(await loadHistory(database.db, agentId)).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'second' },
+    ]);
   });
 });

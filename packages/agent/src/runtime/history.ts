@@ -1,6 +1,6 @@
-import { agents, conversationItems, eventImages, spiceMessages, type Db } from '@tandem/db';
+import { agents, conversationItems, eventImages, prepared, spiceMessages, type Db } from '@tandem/db';
 import type { ModelMessage, ToolCallPart, UserContent } from 'ai';
-import { and, asc, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
 
@@ -26,14 +26,23 @@ export async function loadHistory(
 
 /** The live spice messages newer than `after` (all when null), hydrated, with the newest's time. */
 async function readHistory(db: Db, agentId: string, after: string | null) {
-  const live = and(eq(spiceMessages.agentId, agentId), isNull(spiceMessages.summarizedAt));
-  const rows = await db
-    .select({ role: spiceMessages.role, content: spiceMessages.content, timestamp: spiceMessages.timestamp })
-    .from(spiceMessages)
-    .where(after === null ? live : and(live, gt(spiceMessages.timestamp, after)))
-    .orderBy(asc(spiceMessages.timestamp));
+  const rows = await (after === null
+    ? prepared(db, 'read_history', (d, name) => historyQuery(d).prepare(name)).execute({ agentId })
+    : prepared(db, 'read_history_after', (d, name) =>
+        historyQuery(d, gt(spiceMessages.timestamp, sql.placeholder('after'))).prepare(name),
+      ).execute({ agentId, after }));
   const messages = rows.map((row) => ({ role: row.role, content: row.content }) as ModelMessage);
   return { messages, newest: rows.at(-1)?.timestamp ?? after, images: imageRefs(messages).length > 0 };
+}
+
+/** The agent's live spice messages (those `newer` also matches), oldest first. */
+function historyQuery(db: Db, newer?: SQL) {
+  const live = and(eq(spiceMessages.agentId, sql.placeholder('agentId')), isNull(spiceMessages.summarizedAt));
+  return db
+    .select({ role: spiceMessages.role, content: spiceMessages.content, timestamp: spiceMessages.timestamp })
+    .from(spiceMessages)
+    .where(newer ? and(live, newer) : live)
+    .orderBy(asc(spiceMessages.timestamp));
 }
 
 /**
@@ -143,19 +152,32 @@ async function hydrateImages(db: Db, messages: ModelMessage[], limits: ImageLimi
 }
 
 export async function appendSpice(
-  db: Pick<Db, 'insert'>,
+  db: Db,
   agentId: string,
   message: ModelMessage,
   extra: { actionUuid?: string; responseStats?: ResponseStats } = {},
 ): Promise<void> {
-  await db.insert(spiceMessages).values({
+  await prepared(db, 'append_spice', (d, name) =>
+    d
+      .insert(spiceMessages)
+      .values({
+        agentId: sql.placeholder('agentId'),
+        timestamp: sql.placeholder('timestamp'),
+        role: sql.placeholder('role'),
+        content: sql.placeholder('content'),
+        actionUuid: sql.placeholder('actionUuid'),
+        // Not through the column's encoder: drizzle encodes a null placeholder as JSON null.
+        responseStats: sql`${sql.placeholder('responseStats')}::jsonb`,
+      })
+      .prepare(name),
+  ).execute({
     agentId,
     timestamp: nextTimestamp(),
     role: message.role,
     // Tool results and model text may carry NUL or lone surrogates, which jsonb rejects.
     content: storableDeep(message.content),
     actionUuid: extra.actionUuid ?? null,
-    responseStats: extra.responseStats ? { ...extra.responseStats } : null,
+    responseStats: extra.responseStats ? JSON.stringify(extra.responseStats) : null,
   });
 }
 
@@ -203,29 +225,35 @@ function userText(data: Record<string, unknown>, username: string): string {
  * the message's action_uuid). Returns how many were added; a new message resets the budget.
  */
 export async function syncUserMessages(db: Db, agentId: string): Promise<number> {
-  const seen = db
-    .select({ id: spiceMessages.actionUuid })
-    .from(spiceMessages)
-    .where(and(eq(spiceMessages.agentId, agentId), isNotNull(spiceMessages.actionUuid)));
-  const fresh = await db
-    .select()
-    .from(conversationItems)
-    .where(
-      and(
-        eq(conversationItems.agentId, agentId),
-        eq(conversationItems.itemType, 'message'),
-        isNotNull(conversationItems.userId),
-        notInArray(conversationItems.actionUuid, seen),
-      ),
-    )
-    .orderBy(asc(conversationItems.timestamp));
+  const fresh = await prepared(db, 'unfed_messages', (d, name) => {
+    const seen = d
+      .select({ id: spiceMessages.actionUuid })
+      .from(spiceMessages)
+      .where(and(eq(spiceMessages.agentId, sql.placeholder('agentId')), isNotNull(spiceMessages.actionUuid)));
+    return d
+      .select()
+      .from(conversationItems)
+      .where(
+        and(
+          eq(conversationItems.agentId, sql.placeholder('agentId')),
+          eq(conversationItems.itemType, 'message'),
+          isNotNull(conversationItems.userId),
+          notInArray(conversationItems.actionUuid, seen),
+        ),
+      )
+      .orderBy(asc(conversationItems.timestamp))
+      .prepare(name);
+  }).execute({ agentId });
   for (const item of fresh) {
     const username = typeof item.data.username === 'string' ? item.data.username : 'user';
-    const images = await db
-      .select({ n: eventImages.n, mimeType: eventImages.mimeType })
-      .from(eventImages)
-      .where(eq(eventImages.actionUuid, item.actionUuid))
-      .orderBy(asc(eventImages.n));
+    const images = await prepared(db, 'message_images', (d, name) =>
+      d
+        .select({ n: eventImages.n, mimeType: eventImages.mimeType })
+        .from(eventImages)
+        .where(eq(eventImages.actionUuid, sql.placeholder('actionUuid')))
+        .orderBy(asc(eventImages.n))
+        .prepare(name),
+    ).execute({ actionUuid: item.actionUuid });
     const content: UserContent = [
       { type: 'text', text: userText(item.data, username) },
       ...images.map((image) => ({

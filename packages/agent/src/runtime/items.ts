@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { agents, conversationItems, type Db } from '@tandem/db';
-import { and, eq } from 'drizzle-orm';
+import { agents, conversationItems, prepared, type Db } from '@tandem/db';
+import { and, eq, sql } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
 
@@ -50,29 +50,45 @@ export async function appendItem(
     if (existing) return { actionUuid, timestamp: existing.timestamp };
   }
   const timestamp = nextTimestamp();
+  await prepared(db, 'append_item', (d, name) => appendStatement(d).prepare(name)).execute({
+    agentId,
+    timestamp,
+    itemType: item.itemType,
+    actionUuid,
+    actionType: item.actionType ?? null,
+    pid: item.pid ?? null,
+    userId: item.userId ?? null,
+    // Command output and model text may carry NUL or lone surrogates, which jsonb rejects.
+    data: storableDeep(item.data),
+    // The agent's times keep milliseconds, as a Date written to them does elsewhere.
+    at: new Date(timestamp).toISOString(),
+  });
+  return { actionUuid, timestamp };
+}
+
+/** appendItem's statement, with placeholders named after the item's fields. */
+function appendStatement(db: Db) {
   const inserted = db.$with('inserted').as(
     db
       .insert(conversationItems)
       .values({
-        agentId,
-        timestamp,
-        itemType: item.itemType,
-        actionUuid,
-        actionType: item.actionType ?? null,
-        pid: item.pid ?? null,
-        userId: item.userId ?? null,
-        // Command output and model text may carry NUL or lone surrogates, which jsonb rejects.
-        data: storableDeep(item.data),
+        agentId: sql.placeholder('agentId'),
+        timestamp: sql.placeholder('timestamp'),
+        itemType: sql.placeholder('itemType'),
+        actionUuid: sql.placeholder('actionUuid'),
+        actionType: sql.placeholder('actionType'),
+        pid: sql.placeholder('pid'),
+        userId: sql.placeholder('userId'),
+        data: sql.placeholder('data'),
       })
       .returning({ id: conversationItems.id }),
   );
-  const at = new Date(timestamp);
-  await db
+  const at = sql`${sql.placeholder('at')}::timestamptz`;
+  return db
     .with(inserted)
     .update(agents)
     .set({ latestTimestamp: at, lastActive: at })
-    .where(eq(agents.id, agentId));
-  return { actionUuid, timestamp };
+    .where(eq(agents.id, sql.placeholder('agentId')));
 }
 
 /** A stable UUID for a key (name-based, like UUID v5). */

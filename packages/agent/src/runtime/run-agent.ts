@@ -4,6 +4,7 @@ import {
   agentSideEffects,
   conversationItems,
   installations,
+  prepared,
   repositories,
   users,
   userSettings,
@@ -110,7 +111,13 @@ function needsModel(history: ModelMessage[]): boolean {
 
 async function loadRepo(db: Db, agent: AgentRow): Promise<(RepoInfo & { creditLimit: number }) | null> {
   if (!agent.repositoryId) return null;
-  const [row] = await db.select().from(repositories).where(eq(repositories.id, agent.repositoryId));
+  const [row] = await prepared(db, 'load_repository', (d, name) =>
+    d
+      .select()
+      .from(repositories)
+      .where(eq(repositories.id, sql.placeholder('id')))
+      .prepare(name),
+  ).execute({ id: agent.repositoryId });
   if (!row) return null;
   const [owner = '', name = ''] = row.fullName.split('/');
   return {
@@ -133,28 +140,34 @@ export interface Requester {
 
 /** The person the agent works for now: who wrote the last message, else its creator. */
 export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id' | 'creatorId'>): Promise<Requester> {
-  const columns = {
-    username: users.username,
-    email: users.email,
-    // No settings row: the column's default (on).
-    autoCreatePr: sql<boolean>`coalesce(${userSettings.autoCreatePr}, true)`,
-  };
-  const [last] = await db
-    .select(columns)
-    .from(conversationItems)
-    .innerJoin(users, eq(users.id, conversationItems.userId))
-    .leftJoin(userSettings, eq(userSettings.userId, users.id))
-    .where(and(eq(conversationItems.agentId, agent.id), isNotNull(conversationItems.userId)))
-    .orderBy(desc(conversationItems.timestamp))
-    .limit(1);
+  const [last] = await prepared(db, 'last_writer', (d, name) =>
+    d
+      .select(requesterColumns)
+      .from(conversationItems)
+      .innerJoin(users, eq(users.id, conversationItems.userId))
+      .leftJoin(userSettings, eq(userSettings.userId, users.id))
+      .where(
+        and(eq(conversationItems.agentId, sql.placeholder('agentId')), isNotNull(conversationItems.userId)),
+      )
+      .orderBy(desc(conversationItems.timestamp))
+      .limit(1)
+      .prepare(name),
+  ).execute({ agentId: agent.id });
   if (last) return last;
   const [creator] = await db
-    .select(columns)
+    .select(requesterColumns)
     .from(users)
     .leftJoin(userSettings, eq(userSettings.userId, users.id))
     .where(eq(users.id, agent.creatorId));
   return creator ?? { username: 'unknown', email: null, autoCreatePr: true };
 }
+
+const requesterColumns = {
+  username: users.username,
+  email: users.email,
+  // No settings row: the column's default (on).
+  autoCreatePr: sql<boolean>`coalesce(${userSettings.autoCreatePr}, true)`,
+};
 
 export class AgentRun {
   private agent!: AgentRow;
@@ -190,16 +203,25 @@ export class AgentRun {
 
   /** An admin's Fail holds: only a message (or an admin's restart) lifts 'failed' (see asleep.ts). */
   private async setStatus(status: string) {
-    await this.deps.db
-      .update(agents)
-      .set({ status })
-      .where(and(eq(agents.id, this.agentId), ne(agents.status, FAILED_STATUS)));
+    await prepared(this.deps.db, 'set_agent_status', (db, name) =>
+      db
+        .update(agents)
+        .set({ status: sql`${sql.placeholder('status')}` })
+        .where(and(eq(agents.id, sql.placeholder('agentId')), ne(agents.status, FAILED_STATUS)))
+        .prepare(name),
+    ).execute({ status, agentId: this.agentId });
   }
 
   async run(): Promise<void> {
     const { db } = this.deps;
     const startedAt = isoNow();
-    const [agent] = await db.select().from(agents).where(eq(agents.id, this.agentId));
+    const [agent] = await prepared(db, 'run_agent_row', (d, name) =>
+      d
+        .select()
+        .from(agents)
+        .where(eq(agents.id, sql.placeholder('agentId')))
+        .prepare(name),
+    ).execute({ agentId: this.agentId });
     if (!agent || agent.archived) return;
     this.agent = agent;
     const repo = await loadRepo(db, agent);
@@ -355,11 +377,14 @@ export class AgentRun {
 
   /** The agent's row and its installation's balance, in one read. */
   private async refreshAgent(): Promise<{ balance: number }> {
-    const [row] = await this.deps.db
-      .select({ agent: agents, balance: installations.creditBalance })
-      .from(agents)
-      .innerJoin(installations, eq(installations.id, agents.installationId))
-      .where(eq(agents.id, this.agentId));
+    const [row] = await prepared(this.deps.db, 'refresh_agent', (db, name) =>
+      db
+        .select({ agent: agents, balance: installations.creditBalance })
+        .from(agents)
+        .innerJoin(installations, eq(installations.id, agents.installationId))
+        .where(eq(agents.id, sql.placeholder('agentId')))
+        .prepare(name),
+    ).execute({ agentId: this.agentId });
     if (!row) throw new Error(`agent ${this.agentId} is gone`);
     this.agent = row.agent;
     return { balance: Number(row.balance) };

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { agentReads, agents, conversationItems, eventImages, repositories, type Db } from '@tandem/db';
+import {
+  agentReads,
+  agents,
+  conversationItems,
+  eventImages,
+  prepared,
+  repositories,
+  type Db,
+} from '@tandem/db';
 import { imageRows, type DecodedImage } from '../images.js';
 
 /** A new agent's row and its first message, whoever asked for it (the web app, the CLI, GitHub). */
@@ -40,69 +48,112 @@ export async function insertAgent(db: Db, spec: NewAgent): Promise<{ agentId: st
   // Chosen here so that the rows referring to the agent can be written in the same statement.
   const agentId = randomUUID();
   const now = new Date();
+  const values: Record<Value, unknown> = {
+    agentId,
+    eventUuid,
+    now,
+    timestamp: now.toISOString(),
+    repositoryId: spec.repositoryId,
+    installationId: spec.installationId,
+    creatorId: spec.creatorId,
+    actionType: spec.firstMessage.actionType,
+    data: spec.firstMessage.data,
+    model: spec.model.key,
+    reviewModel: spec.reviewModel,
+    summarizationLimit: spec.model.defaultLimit,
+    agentType: spec.agentType ?? 'editor',
+    supervisorId: spec.supervisorId ?? null,
+    baseBranch: spec.baseBranch ?? null,
+    purpose: spec.purpose ?? null,
+    branch: spec.branch ?? null,
+  };
+  const images = spec.firstMessage.images ?? [];
+  // Built once (prepared.ts); a first message with images, rarer, is built with its image rows.
+  if (!images.length)
+    await prepared(db, 'insert_agent', (d, name) => insertStatement(d, []).prepare(name)).execute(values);
+  else await insertStatement(db, imageRows(agentId, eventUuid, images)).execute(values);
+  return { agentId, eventUuid };
+}
+
+type Value =
+  | 'agentId'
+  | 'eventUuid'
+  | 'now'
+  | 'timestamp'
+  | 'repositoryId'
+  | 'installationId'
+  | 'creatorId'
+  | 'actionType'
+  | 'data'
+  | 'model'
+  | 'reviewModel'
+  | 'summarizationLimit'
+  | 'agentType'
+  | 'supervisorId'
+  | 'baseBranch'
+  | 'purpose'
+  | 'branch';
+
+const v = (name: Value) => sql.placeholder(name);
+
+/** The create, with placeholders for every value but the image rows. */
+function insertStatement(db: Db, imageValues: ReturnType<typeof imageRows>) {
   const numbered = db.$with('numbered').as(
     db
       .update(repositories)
       .set({
-        lastAgentNumber: sql`greatest(${repositories.lastAgentNumber}, (select coalesce(max(${agents.number}), 0) from ${agents} where ${agents.repositoryId} = ${spec.repositoryId})) + 1`,
+        lastAgentNumber: sql`greatest(${repositories.lastAgentNumber}, (select coalesce(max(${agents.number}), 0) from ${agents} where ${agents.repositoryId} = ${v('repositoryId')})) + 1`,
       })
-      .where(eq(repositories.id, spec.repositoryId))
+      .where(eq(repositories.id, v('repositoryId')))
       .returning({ number: repositories.lastAgentNumber }),
   );
   const message = db.$with('first_message').as(
     db
       .insert(conversationItems)
       .values({
-        agentId,
-        timestamp: now.toISOString(),
+        agentId: v('agentId'),
+        timestamp: v('timestamp'),
         itemType: 'message',
-        actionUuid: eventUuid,
-        actionType: spec.firstMessage.actionType,
-        userId: spec.creatorId,
-        data: spec.firstMessage.data,
+        actionUuid: v('eventUuid'),
+        actionType: v('actionType'),
+        userId: v('creatorId'),
+        data: v('data'),
       })
       .returning({ id: conversationItems.id }),
   );
-  const read = db
-    .$with('creator_read')
-    .as(
-      db
-        .insert(agentReads)
-        .values({ agentId, userId: spec.creatorId, readAt: now })
-        .returning({ agentId: agentReads.agentId }),
-    );
-  const images = spec.firstMessage.images ?? [];
-  const withImages = images.length
+  const read = db.$with('creator_read').as(
+    db
+      .insert(agentReads)
+      .values({ agentId: v('agentId'), userId: v('creatorId'), readAt: v('now') })
+      .returning({ agentId: agentReads.agentId }),
+  );
+  const withImages = imageValues.length
     ? [
-        db.$with('first_images').as(
-          db
-            .insert(eventImages)
-            .values(imageRows(agentId, eventUuid, images))
-            .returning({ n: eventImages.n }),
-        ),
+        db
+          .$with('first_images')
+          .as(db.insert(eventImages).values(imageValues).returning({ n: eventImages.n })),
       ]
     : [];
-  await db
+  return db
     .with(numbered, message, read, ...withImages)
     .insert(agents)
     .values({
-      id: agentId,
+      id: v('agentId'),
       // No repository row: no number, and the NOT NULL refuses the whole statement.
       number: sql`(select ${numbered.number} from ${numbered})`,
       status: 'pending',
-      repositoryId: spec.repositoryId,
-      installationId: spec.installationId,
-      creatorId: spec.creatorId,
-      model: spec.model.key,
-      reviewModel: spec.reviewModel,
-      summarizationLimit: spec.model.defaultLimit,
-      agentType: spec.agentType ?? 'editor',
-      supervisorId: spec.supervisorId ?? null,
-      baseBranch: spec.baseBranch ?? null,
-      purpose: spec.purpose ?? null,
-      branch: spec.branch ?? null,
-      latestTimestamp: now,
-      lastActive: now,
+      repositoryId: v('repositoryId'),
+      installationId: v('installationId'),
+      creatorId: v('creatorId'),
+      model: v('model'),
+      reviewModel: v('reviewModel'),
+      summarizationLimit: v('summarizationLimit'),
+      agentType: v('agentType'),
+      supervisorId: v('supervisorId'),
+      baseBranch: v('baseBranch'),
+      purpose: v('purpose'),
+      branch: v('branch'),
+      latestTimestamp: v('now'),
+      lastActive: v('now'),
     });
-  return { agentId, eventUuid };
 }
