@@ -1,9 +1,10 @@
-import { eventImages, spiceMessages } from '@tandem/db';
+import { agents, conversationItems, eventImages, spiceMessages } from '@tandem/db';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendSpice, IMAGE_REF, loadHistory } from './history.js';
+import { nextTimestamp } from './clock.js';
+import { appendSpice, IMAGE_REF, loadHistory, RunHistory, syncUserMessages } from './history.js';
 import { insertTestAgents } from './test-support.js';
 
 /** The production bounds (20 images, 20 MiB) scaled down so the test stores little. */
@@ -136,5 +137,111 @@ describe.each(testDatabaseKinds())('appendSpice on %s', (kind) => {
       { role: 'user', content: 'first' },
       { role: 'assistant', content: 'second' },
     ]);
+  });
+});
+
+describe.each(testDatabaseKinds())('syncUserMessages on %s', (kind) => {
+  let database: TestDatabase;
+  let agentId: string;
+  let userId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    [agentId] = (await insertTestAgents(database.db, 1, { spentSinceMessage: 5 })) as [string];
+    const [agent] = await database.db.select({ creatorId: agents.creatorId }).from(agents);
+    userId = agent!.creatorId;
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  async function message(text: string, images: { n: number; mimeType: string }[] = []): Promise<string> {
+    const actionUuid = crypto.randomUUID();
+    await database.db.insert(conversationItems).values({
+      agentId,
+      timestamp: nextTimestamp(),
+      itemType: 'message',
+      actionUuid,
+      userId,
+      data: { message: text, username: 'ada' },
+    });
+    for (const image of images)
+      await database.db.insert(eventImages).values({
+        actionUuid,
+        n: image.n,
+        agentId,
+        mimeType: image.mimeType,
+        name: `image-${image.n}`,
+        bytes: Buffer.from([image.n]),
+      });
+    return actionUuid;
+  }
+
+  const spent = async () =>
+    (
+      await database.db.select({ spent: agents.spentSinceMessage }).from(agents).where(eq(agents.id, agentId))
+    )[0]!.spent;
+
+  it('feeds each message once, with its own images in order, and restarts the budget', async () => {
+    // Stored out of order, and another message's image beside them: each message gets its own, by n.
+    const first = await message('first', [
+      { n: 1, mimeType: 'image/jpeg' },
+      { n: 0, mimeType: 'image/png' },
+    ]);
+    await message('second');
+    await database.db.insert(eventImages).values({
+      actionUuid: crypto.randomUUID(),
+      n: 0,
+      agentId,
+      mimeType: 'image/gif',
+      name: 'elsewhere',
+      bytes: Buffer.from([9]),
+    });
+    const stored = await syncUserMessages(database.db, agentId);
+    expect(stored.map((s) => s.message)).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'ada: first' },
+          { type: 'image', image: `${IMAGE_REF}${first}/0`, mediaType: 'image/png' },
+          { type: 'image', image: `${IMAGE_REF}${first}/1`, mediaType: 'image/jpeg' },
+        ],
+      },
+      { role: 'user', content: [{ type: 'text', text: 'ada: second' }] },
+    ]);
+    // What it returns is what a read gives back.
+    const history = await loadHistory(database.db, agentId, { images: 0, bytes: 0 });
+    expect(history.map((m) => (m.content as { type: string }[])[0])).toEqual([
+      { type: 'text', text: 'ada: first' },
+      { type: 'text', text: 'ada: second' },
+    ]);
+    expect(stored[0]!.timestamp < stored[1]!.timestamp).toBe(true);
+    expect(await spent()).toBe(0);
+    expect(await syncUserMessages(database.db, agentId)).toEqual([]);
+  });
+
+  it('lets a run take what it fed as stored, then read only what is newer', async () => {
+    const run = new RunHistory(database.db, agentId);
+    const before = await run.current();
+    await message('fifth');
+    const fed = await syncUserMessages(database.db, agentId);
+    const after = await run.stored(fed);
+    expect(after).toEqual([...before, ...fed.map((f) => f.message)]);
+    await appendSpice(database.db, agentId, { role: 'assistant', content: 'reply' });
+    const latest = await run.current();
+    expect(latest).toEqual([...after, { role: 'assistant', content: 'reply' }]);
+    // The same as reading it all afresh.
+    expect(latest).toEqual(await loadHistory(database.db, agentId));
+  });
+
+  it('leaves the budget alone only when told nothing was spent since the last message', async () => {
+    await database.db.update(agents).set({ spentSinceMessage: 3 }).where(eq(agents.id, agentId));
+    await message('third');
+    // Told wrongly, to show the write is skipped: a run passes the value it read this step.
+    expect(await syncUserMessages(database.db, agentId, { spentSinceMessage: 0 })).toHaveLength(1);
+    expect(await spent()).toBe(3);
+    await message('fourth');
+    expect(await syncUserMessages(database.db, agentId, { spentSinceMessage: 3 })).toHaveLength(1);
+    expect(await spent()).toBe(0);
   });
 });

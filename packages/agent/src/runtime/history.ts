@@ -72,6 +72,17 @@ export class RunHistory {
     return this.messages;
   }
 
+  /**
+   * Messages this run just stored, taken as stored instead of read back: the next read starts
+   * after them. Images are hydrated from a full read, as for any new image.
+   */
+  async stored(added: StoredSpice[]): Promise<ModelMessage[]> {
+    if (!this.messages || imageRefs(added.map((a) => a.message)).length) return this.reload();
+    this.messages = [...this.messages, ...added.map((a) => a.message)];
+    this.newest = added.at(-1)?.timestamp ?? this.newest;
+    return this.messages;
+  }
+
   /** After a summary: the next read starts from the summary. */
   invalidate(): void {
     this.messages = undefined;
@@ -156,7 +167,10 @@ export async function appendSpice(
   agentId: string,
   message: ModelMessage,
   extra: { actionUuid?: string; responseStats?: ResponseStats } = {},
-): Promise<void> {
+): Promise<StoredSpice> {
+  const timestamp = nextTimestamp();
+  // What a read gives back: the storable text, as JSON (no undefined members, no class instances).
+  const content = JSON.parse(JSON.stringify(storableDeep(message.content))) as unknown;
   await prepared(db, 'append_spice', (d, name) =>
     d
       .insert(spiceMessages)
@@ -172,13 +186,14 @@ export async function appendSpice(
       .prepare(name),
   ).execute({
     agentId,
-    timestamp: nextTimestamp(),
+    timestamp,
     role: message.role,
     // Tool results and model text may carry NUL or lone surrogates, which jsonb rejects.
-    content: storableDeep(message.content),
+    content,
     actionUuid: extra.actionUuid ?? null,
     responseStats: extra.responseStats ? JSON.stringify(extra.responseStats) : null,
   });
+  return { message: { role: message.role, content } as ModelMessage, timestamp };
 }
 
 /** Tool calls of the last assistant message that have no stored result yet (a crash mid-step). */
@@ -220,18 +235,37 @@ function userText(data: Record<string, unknown>, username: string): string {
   return parts.join('\n');
 }
 
+/** A spice message just stored, with its timestamp (RunHistory takes it without reading it back). */
+export interface StoredSpice {
+  message: ModelMessage;
+  timestamp: string;
+}
+
 /**
  * Feeds user messages the model has not seen yet into its context, each exactly once (keyed by
- * the message's action_uuid). Returns how many were added; a new message resets the budget.
+ * the message's action_uuid), and returns them as stored. A new message resets the budget: the
+ * reset is skipped when the caller knows the agent has spent nothing since its last message
+ * (`spentSinceMessage` 0, as read in this run; only this run's charges change it).
  */
-export async function syncUserMessages(db: Db, agentId: string): Promise<number> {
+export async function syncUserMessages(
+  db: Db,
+  agentId: string,
+  known: { spentSinceMessage?: number } = {},
+): Promise<StoredSpice[]> {
   const fresh = await prepared(db, 'unfed_messages', (d, name) => {
     const seen = d
       .select({ id: spiceMessages.actionUuid })
       .from(spiceMessages)
       .where(and(eq(spiceMessages.agentId, sql.placeholder('agentId')), isNotNull(spiceMessages.actionUuid)));
+    // The message's images in the same read. The outer column is spelled out: drizzle writes a
+    // single-table query's columns without their table, which would bind it to event_images.
+    const images = sql<{ n: number; mimeType: string }[]>`(
+      select coalesce(json_agg(json_build_object('n', ${eventImages.n}, 'mimeType', ${eventImages.mimeType})
+        order by ${eventImages.n}), '[]'::json)
+      from ${eventImages}
+      where ${eventImages.actionUuid} = ${sql.identifier('conversation_items')}.${sql.identifier('action_uuid')})`;
     return d
-      .select()
+      .select({ actionUuid: conversationItems.actionUuid, data: conversationItems.data, images })
       .from(conversationItems)
       .where(
         and(
@@ -244,28 +278,22 @@ export async function syncUserMessages(db: Db, agentId: string): Promise<number>
       .orderBy(asc(conversationItems.timestamp))
       .prepare(name);
   }).execute({ agentId });
+  const stored: StoredSpice[] = [];
   for (const item of fresh) {
     const username = typeof item.data.username === 'string' ? item.data.username : 'user';
-    const images = await prepared(db, 'message_images', (d, name) =>
-      d
-        .select({ n: eventImages.n, mimeType: eventImages.mimeType })
-        .from(eventImages)
-        .where(eq(eventImages.actionUuid, sql.placeholder('actionUuid')))
-        .orderBy(asc(eventImages.n))
-        .prepare(name),
-    ).execute({ actionUuid: item.actionUuid });
     const content: UserContent = [
       { type: 'text', text: userText(item.data, username) },
-      ...images.map((image) => ({
+      ...item.images.map((image) => ({
         type: 'image' as const,
         image: `${IMAGE_REF}${item.actionUuid}/${image.n}`,
         mediaType: image.mimeType,
       })),
     ];
-    await appendSpice(db, agentId, { role: 'user', content }, { actionUuid: item.actionUuid });
+    stored.push(await appendSpice(db, agentId, { role: 'user', content }, { actionUuid: item.actionUuid }));
   }
-  if (fresh.length) await db.update(agents).set({ spentSinceMessage: 0 }).where(eq(agents.id, agentId));
-  return fresh.length;
+  if (fresh.length && known.spentSinceMessage !== 0)
+    await db.update(agents).set({ spentSinceMessage: 0 }).where(eq(agents.id, agentId));
+  return stored;
 }
 
 /** Folds everything so far into a summary: the loop then starts from the summary alone. */

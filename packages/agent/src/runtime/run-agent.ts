@@ -25,7 +25,14 @@ import {
 } from '../model/index.js';
 import type { SandboxKind, Scrubber } from '../sandbox/index.js';
 import { autoReview } from './auto-review.js';
-import { appendSpice, applySummary, pendingToolCalls, RunHistory, syncUserMessages } from './history.js';
+import {
+  appendSpice,
+  applySummary,
+  pendingToolCalls,
+  RunHistory,
+  syncUserMessages,
+  type StoredSpice,
+} from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
 import { beginWait, endWait } from './wait.js';
 import { clearStaleInterrupt, FAILED_STATUS, isAsleep, isoNow, stoppedByAdmin } from './asleep.js';
@@ -109,15 +116,8 @@ function needsModel(history: ModelMessage[]): boolean {
   return last.role === 'tool' && lastToolName(history) !== 'task_complete';
 }
 
-async function loadRepo(db: Db, agent: AgentRow): Promise<(RepoInfo & { creditLimit: number }) | null> {
-  if (!agent.repositoryId) return null;
-  const [row] = await prepared(db, 'load_repository', (d, name) =>
-    d
-      .select()
-      .from(repositories)
-      .where(eq(repositories.id, sql.placeholder('id')))
-      .prepare(name),
-  ).execute({ id: agent.repositoryId });
+/** The repository as a run uses it, from its row (null without one). */
+function repoInfo(row: typeof repositories.$inferSelect | null): (RepoInfo & { creditLimit: number }) | null {
   if (!row) return null;
   const [owner = '', name = ''] = row.fullName.split('/');
   return {
@@ -215,16 +215,19 @@ export class AgentRun {
   async run(): Promise<void> {
     const { db } = this.deps;
     const startedAt = isoNow();
-    const [agent] = await prepared(db, 'run_agent_row', (d, name) =>
+    // The agent and its repository in one read.
+    const [row] = await prepared(db, 'run_agent_row', (d, name) =>
       d
-        .select()
+        .select({ agent: agents, repository: repositories })
         .from(agents)
+        .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
         .where(eq(agents.id, sql.placeholder('agentId')))
         .prepare(name),
     ).execute({ agentId: this.agentId });
+    const agent = row?.agent;
     if (!agent || agent.archived) return;
     this.agent = agent;
-    const repo = await loadRepo(db, agent);
+    const repo = repoInfo(row.repository);
     if (!repo) {
       await this.emit(actionItem('ErrorEvent', { exception: 'This agent has no repository to work in.' }));
       return this.setStatus('paused');
@@ -237,7 +240,7 @@ export class AgentRun {
     let awake = !isAsleep(agent.status) && !waitingUntil;
     if (!awake) {
       if (agent.interruptRequested) await clearStaleInterrupt(db, this.agentId);
-      const news = (await syncUserMessages(db, this.agentId)) > 0;
+      const news = (await syncUserMessages(db, this.agentId)).length > 0;
       const due = waitingUntil !== null && waitingUntil.getTime() <= Date.now();
       if (waitingUntil && (due || news)) {
         await endWait(db, this.agentId, due ? 'woke' : 'message');
@@ -324,7 +327,7 @@ export class AgentRun {
       const { balance } = await this.refreshAgent();
       if (this.signal.aborted || this.agent.interruptRequested) return 'interrupted';
       if (!awake) {
-        if ((await this.syncMessages()) === 0) return 'idle';
+        if (!(await this.syncMessages()).length) return 'idle';
         awake = true;
       }
       this.worked = true;
@@ -341,7 +344,8 @@ export class AgentRun {
         continue;
       }
       // Fed only now: a user message must not land between a tool call and its result.
-      if ((await this.syncMessages()) > 0) history = await context.current();
+      const fed = await this.syncMessages();
+      if (fed.length) history = await context.stored(fed);
       if (!needsModel(history)) return 'idle';
       if (balance <= 0) {
         await this.emit(actionItem('OutOfCreditsEvent', { summary: OUT_OF_CREDITS_MESSAGE }));
@@ -391,9 +395,10 @@ export class AgentRun {
   }
 
   /** Feeds new user messages to the model; a new message restarts the budget (as stored). */
-  private async syncMessages(): Promise<number> {
-    const added = await syncUserMessages(this.deps.db, this.agentId);
-    if (added > 0) this.agent = { ...this.agent, spentSinceMessage: 0 };
+  private async syncMessages(): Promise<StoredSpice[]> {
+    // The row was read at this step's start, and only this run's charges change what it spent.
+    const added = await syncUserMessages(this.deps.db, this.agentId, this.agent);
+    if (added.length) this.agent = { ...this.agent, spentSinceMessage: 0 };
     return added;
   }
 
