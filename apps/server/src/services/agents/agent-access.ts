@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { agents, installations, memberships, repositories, type Db } from '@tandem/db';
+import { and, eq, sql } from 'drizzle-orm';
+import { agents, installations, memberships, prepared, repositories, type Db } from '@tandem/db';
 import { OUT_OF_CREDITS_MESSAGE } from '@tandem/agent';
 import { INSTALLATION_BANNED_MESSAGE, INSTALLATION_SUSPENDED_MESSAGE } from '@tandem/shared';
 import { AppError, notFound } from '../../errors/app-error.js';
@@ -13,14 +13,17 @@ export type AgentRow = typeof agents.$inferSelect;
  * credits left (platform §8: the credits notice). One query, before anything is stored.
  */
 export async function requireCredits(db: Db, installationId: number): Promise<void> {
-  const [row] = await db
-    .select({
-      balance: installations.creditBalance,
-      bannedAt: installations.bannedAt,
-      suspendedAt: installations.suspendedAt,
-    })
-    .from(installations)
-    .where(eq(installations.id, installationId));
+  const [row] = await prepared(db, 'installation_standing', (d, name) =>
+    d
+      .select({
+        balance: installations.creditBalance,
+        bannedAt: installations.bannedAt,
+        suspendedAt: installations.suspendedAt,
+      })
+      .from(installations)
+      .where(eq(installations.id, sql.placeholder('installationId')))
+      .prepare(name),
+  ).execute({ installationId });
   if (row?.bannedAt) throw new AppError('forbidden', INSTALLATION_BANNED_MESSAGE);
   if (row?.suspendedAt) throw new AppError('forbidden', INSTALLATION_SUSPENDED_MESSAGE);
   if (Number(row?.balance ?? 0) <= 0) throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);

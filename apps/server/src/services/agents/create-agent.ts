@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { agents, memberships, repositories, type Db } from '@tandem/db';
+import { agents, memberships, prepared, repositories, type Db } from '@tandem/db';
 import { DEFAULT_AGENT_TITLE, type createAgentSchema } from '@tandem/shared';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../errors/app-error.js';
@@ -82,22 +82,28 @@ export async function createAgent(
 ) {
   deps.sunset.requireNewAgents();
   const { models } = deps;
-  const [repo] = await db
-    .select({
-      id: repositories.id,
-      installationId: repositories.installationId,
-      defaultModel: repositories.defaultModel,
-      defaultReviewModel: repositories.defaultReviewModel,
-    })
-    .from(repositories)
-    .innerJoin(
-      memberships,
-      and(eq(memberships.installationId, repositories.installationId), eq(memberships.userId, viewer.id)),
-    )
-    .where(
-      sql`lower(${repositories.fullName}) = ${repoFullName.toLowerCase()} and ${repositories.removedAt} is null`,
-    )
-    .limit(1);
+  const [repo] = await prepared(db, 'member_repository', (d, name) =>
+    d
+      .select({
+        id: repositories.id,
+        installationId: repositories.installationId,
+        defaultModel: repositories.defaultModel,
+        defaultReviewModel: repositories.defaultReviewModel,
+      })
+      .from(repositories)
+      .innerJoin(
+        memberships,
+        and(
+          eq(memberships.installationId, repositories.installationId),
+          eq(memberships.userId, sql.placeholder('userId')),
+        ),
+      )
+      .where(
+        sql`lower(${repositories.fullName}) = ${sql.placeholder('name')} and ${repositories.removedAt} is null`,
+      )
+      .limit(1)
+      .prepare(name),
+  ).execute({ userId: viewer.id, name: repoFullName.toLowerCase() });
   // Another installation's repository answers as a missing one: its name must not leak.
   if (!repo || (subAgentOf && repo.installationId !== subAgentOf.installationId))
     throw notFound('Repository not found');

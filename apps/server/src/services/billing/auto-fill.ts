@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { billingAccounts, installations, type Db } from '@tandem/db';
+import { billingAccounts, installations, prepared, type Db } from '@tandem/db';
 import { LEDGER_UNITS_PER_CREDIT, type AutoFillSettings, type AutoFillState } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { BillingProvider } from '../../billing/billing-setup.js';
@@ -74,25 +74,30 @@ export class AutoFill {
   }
 
   private async run(installationId: number, billing: BillingProvider): Promise<void> {
-    const [claim] = await this.db
-      .update(billingAccounts)
-      .set({ autoFillPendingAt: sql`now()` })
-      .where(
-        and(
-          eq(billingAccounts.installationId, installationId),
-          eq(billingAccounts.autoFillEnabled, true),
-          isNull(billingAccounts.autoFillError),
-          or(
-            isNull(billingAccounts.autoFillPendingAt),
-            lt(billingAccounts.autoFillPendingAt, sql`now() - interval '${sql.raw(STALE_CLAIM)}'`),
+    // Asked after every model call of every agent: built once (prepared.ts).
+    const [claim] = await prepared(this.db, 'claim_auto_fill', (db, name) => {
+      const installationId = sql.placeholder('installationId');
+      return db
+        .update(billingAccounts)
+        .set({ autoFillPendingAt: sql`now()` })
+        .where(
+          and(
+            eq(billingAccounts.installationId, installationId),
+            eq(billingAccounts.autoFillEnabled, true),
+            isNull(billingAccounts.autoFillError),
+            or(
+              isNull(billingAccounts.autoFillPendingAt),
+              lt(billingAccounts.autoFillPendingAt, sql`now() - interval '${sql.raw(STALE_CLAIM)}'`),
+            ),
+            lt(
+              sql`(select ${installations.creditBalance} from ${installations} where ${installations.id} = ${installationId})`,
+              sql`${billingAccounts.autoFillThreshold}::bigint * ${LEDGER_UNITS_PER_CREDIT}`,
+            ),
           ),
-          lt(
-            sql`(select ${installations.creditBalance} from ${installations} where ${installations.id} = ${installationId})`,
-            sql`${billingAccounts.autoFillThreshold}::bigint * ${LEDGER_UNITS_PER_CREDIT}`,
-          ),
-        ),
-      )
-      .returning({ amount: billingAccounts.autoFillAmount, claimedAt: billingAccounts.autoFillPendingAt });
+        )
+        .returning({ amount: billingAccounts.autoFillAmount, claimedAt: billingAccounts.autoFillPendingAt })
+        .prepare(name);
+    }).execute({ installationId });
     if (!claim) return;
     try {
       await chargeInvoice(this.db, billing, {

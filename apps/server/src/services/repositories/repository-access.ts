@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { repositories, type Db } from '@tandem/db';
+import { prepared, repositories, type Db } from '@tandem/db';
 import { hasAccess, type AccessLevel } from '@tandem/shared';
 import { AppError, notFound } from '../../errors/app-error.js';
 import type { CodeHostGateway, RepositoryPermission } from '../../github/gateway.js';
@@ -55,13 +55,16 @@ export class RepositoryAccess {
     needed: AccessLevel = 'read',
     refusal = 'Forbidden',
   ): Promise<AccessibleRepository> {
-    const [row] = await this.db
-      .select(REPOSITORY_COLUMNS)
-      .from(repositories)
-      .where(
-        sql`lower(${repositories.fullName}) = ${fullName.toLowerCase()} and ${repositories.removedAt} is null`,
-      )
-      .limit(1);
+    const [row] = await prepared(this.db, 'repository_by_name', (db, name) =>
+      db
+        .select(REPOSITORY_COLUMNS)
+        .from(repositories)
+        .where(
+          sql`lower(${repositories.fullName}) = ${sql.placeholder('name')} and ${repositories.removedAt} is null`,
+        )
+        .limit(1)
+        .prepare(name),
+    ).execute({ name: fullName.toLowerCase() });
     return this.check(viewer, row, needed, refusal, REPOSITORY_NOT_FOUND);
   }
 
