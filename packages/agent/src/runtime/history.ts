@@ -167,10 +167,10 @@ export async function appendSpice(
   agentId: string,
   message: ModelMessage,
   extra: { actionUuid?: string; responseStats?: ResponseStats } = {},
-): Promise<StoredSpice> {
+): Promise<{ timestamp: string; json: string }> {
   const timestamp = nextTimestamp();
-  // What a read gives back: the storable text, as JSON (no undefined members, no class instances).
-  const content = JSON.parse(JSON.stringify(storableDeep(message.content))) as unknown;
+  // Tool results and model text may carry NUL or lone surrogates, which jsonb rejects.
+  const json = JSON.stringify(storableDeep(message.content));
   await prepared(db, 'append_spice', (d, name) =>
     d
       .insert(spiceMessages)
@@ -178,9 +178,10 @@ export async function appendSpice(
         agentId: sql.placeholder('agentId'),
         timestamp: sql.placeholder('timestamp'),
         role: sql.placeholder('role'),
-        content: sql.placeholder('content'),
+        // Both as JSON text, not through the columns' encoder: drizzle encodes a null placeholder
+        // as JSON null, and the content's text is also what the caller may read back.
+        content: sql`${sql.placeholder('content')}::jsonb`,
         actionUuid: sql.placeholder('actionUuid'),
-        // Not through the column's encoder: drizzle encodes a null placeholder as JSON null.
         responseStats: sql`${sql.placeholder('responseStats')}::jsonb`,
       })
       .prepare(name),
@@ -188,12 +189,11 @@ export async function appendSpice(
     agentId,
     timestamp,
     role: message.role,
-    // Tool results and model text may carry NUL or lone surrogates, which jsonb rejects.
-    content,
+    content: json,
     actionUuid: extra.actionUuid ?? null,
     responseStats: extra.responseStats ? JSON.stringify(extra.responseStats) : null,
   });
-  return { message: { role: message.role, content } as ModelMessage, timestamp };
+  return { timestamp, json };
 }
 
 /** Tool calls of the last assistant message that have no stored result yet (a crash mid-step). */
@@ -289,7 +289,14 @@ export async function syncUserMessages(
         mediaType: image.mimeType,
       })),
     ];
-    stored.push(await appendSpice(db, agentId, { role: 'user', content }, { actionUuid: item.actionUuid }));
+    const { timestamp, json } = await appendSpice(
+      db,
+      agentId,
+      { role: 'user', content },
+      { actionUuid: item.actionUuid },
+    );
+    // As a read would give it back: the stored JSON, not the object it was made from.
+    stored.push({ message: { role: 'user', content: JSON.parse(json) as UserContent }, timestamp });
   }
   if (fresh.length && known.spentSinceMessage !== 0)
     await db.update(agents).set({ spentSinceMessage: 0 }).where(eq(agents.id, agentId));
