@@ -5,7 +5,8 @@
  * address, ada's session token, a clone URL of acme/webapp with an installation token, and answers
  * `{ seed: { agentId, count } }` over IPC by adding that many conversation items to the agent, and
  * `{ settle: true }` once no run and no sandbox preparation a run left going is under way, and
- * `{ spawnCost: true }` with how long starting a process blocks it (bench/spawn-cost.ts). On
+ * `{ spawnCost: true }` with how long starting a process blocks it, by spawn() and through the
+ * launcher the server now uses (bench/spawn-cost.ts). On
  * Postgres (BENCH_DATABASE_URL) it also reports its data dir and code host port, which a `worker`
  * process beside it needs (bench/workers.ts).
  */
@@ -70,7 +71,11 @@ process.on('message', (message: Request) => {
     return;
   }
   if (message.spawnCost) {
-    void spawnBlockingMs().then((ms) => process.send?.({ spawnMs: ms }));
+    void (async () => {
+      const spawnMs = await spawnBlockingMs();
+      const launchMs = await spawnBlockingMs(21, 'launcher');
+      process.send?.({ spawnMs, launchMs });
+    })();
     return;
   }
   if (!message.seed) return;

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { launch, type StartedProcess } from '@tandem/process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +43,7 @@ export class AgentNetwork {
   private disposed = false;
 
   private constructor(
-    private readonly holder: ChildProcess,
+    private readonly holder: StartedProcess,
     /** The holder's sandboxed process: nsenter's target. */
     readonly pid: number,
     private readonly holderExited: Promise<void>,
@@ -59,7 +59,9 @@ export class AgentNetwork {
   static async create(options: AgentNetworkOptions): Promise<AgentNetwork> {
     const bwrap = findBwrap();
     if (!bwrap) throw new Error('agent network needs bubblewrap, and bwrap is not on PATH');
-    const holder = spawn(bwrap, holderArgs(), {
+    // Through the launcher (@tandem/process): a start from here blocks the event loop for a fork of
+    // the whole server. bwrap's --die-with-parent then follows the launcher, which exits with us.
+    const holder = launch(bwrap, holderArgs(), {
       stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
       env: { PATH: '/usr/bin:/bin' },
     });

@@ -99,8 +99,13 @@ export async function runCommand(options: RunOptions): Promise<RunResult> {
   let timedOut = false;
   let aborted = false;
   let killing: Promise<void> | null = null;
-  const kill = () => {
-    if (child.pid === undefined) return;
+  const kill = (): void => {
+    // Started through the launcher, the pid comes a moment after the start: a stop before it
+    // waits for it. (A process that never starts reports an error and is not waited for.)
+    if (child.pid === undefined) {
+      child.once('spawn', kill);
+      return;
+    }
     killing ??= terminateTree(child.pid, { exited, rootIsBwrap: kind === 'bubblewrap' });
   };
   const timer = setTimeout(() => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { launch } from '@tandem/process';
 import { signalProcess } from './process-tree.js';
 
 /** Sent as HTTP basic auth (user 'x-access-token'); never written to .git/config or a remote URL. */
@@ -46,7 +46,8 @@ export function git(
   options: { auth?: GitAuth; timeoutMs?: number } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...hardening(options.auth), ...args], {
+    // Through the launcher: a fork of the server itself would block its event loop (@tandem/process).
+    const child = launch('git', [...hardening(options.auth), ...args], {
       cwd: dir,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,8 +56,8 @@ export function git(
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     let timedOut = false;
     const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
     const timer = setTimeout(() => {
@@ -67,7 +68,7 @@ export function git(
       clearTimeout(timer);
       reject(error);
     });
-    child.on('close', (code) => {
+    child.on('close', (code: number | null) => {
       clearTimeout(timer);
       let err = Buffer.concat(stderr).toString('utf8');
       if (timedOut) err += `\ngit ${args[0] ?? ''} timed out after ${timeoutMs} ms`;

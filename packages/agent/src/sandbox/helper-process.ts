@@ -1,11 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import type { StartedProcess } from '@tandem/process';
 import type { Readable } from 'node:stream';
 
 /**
  * The bookkeeping every sandbox helper process needs (the namespace holder, slirp4netns, the port
  * bridge): when it has exited, and the end of what it wrote to stderr for error messages.
  */
-export function watchHelper(child: ChildProcess): { exited: Promise<void>; stderr: () => string } {
+export function watchHelper(child: StartedProcess): { exited: Promise<void>; stderr: () => string } {
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
@@ -20,7 +20,7 @@ export function watchHelper(child: ChildProcess): { exited: Promise<void>; stder
  * or stays silent for `timeoutMs`. `failure` turns the reason into the error message.
  */
 export function whenReady<T>(
-  child: ChildProcess,
+  child: StartedProcess,
   ready: Readable,
   options: { timeoutMs: number; failure: (reason: string) => string },
   make: () => T,

@@ -1,4 +1,4 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { PipedProcess } from '@tandem/process';
 import { detectSandboxSync, type SandboxKind } from './detect.js';
 import type { RunOptions } from './exec.js';
 import { listeningPorts, signalProcess, terminateTree } from './process-tree.js';
@@ -40,7 +40,8 @@ export class ShellSession {
 
   static start(options: ShellStartOptions): ShellSession {
     const kind = options.kind ?? detectSandboxSync().kind;
-    const child = spawnSandboxed({ ...options, kind });
+    // Started from here: the session needs its pid now (a launched process has it a moment later).
+    const child = spawnSandboxed({ ...options, kind, direct: true });
     if (child.pid === undefined) {
       // spawn reports ENOENT & co. asynchronously; swallow that event, the throw below says it.
       child.on('error', () => undefined);
@@ -50,7 +51,7 @@ export class ShellSession {
   }
 
   private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly child: PipedProcess,
     pid: number,
     kind: SandboxKind,
     maxLifetimeMs: number,

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { launch, type StartedProcess } from '@tandem/process';
 import type { Readable, Writable } from 'node:stream';
 import { findProgram } from './bwrap.js';
 import { watchHelper, whenReady } from './helper-process.js';
@@ -22,8 +23,10 @@ export interface Slirp {
  * slirp4netns itself runs in its own sandbox with a seccomp filter because it parses packets the
  * agent writes. It exits when our end of its exit pipe closes, so a crashed server leaves no slirp.
  */
-export function attachSlirp(slirp: string, pid: number): Promise<Slirp> {
-  const child = spawn(
+export function attachSlirp(slirp: string, pid: number, direct = false): Promise<Slirp> {
+  // Through the launcher (@tandem/process), not a fork of the whole server, unless what it serves
+  // was started directly (spawn.ts); the exit pipe's other end is ours either way.
+  const child = (direct ? spawn : launch)(
     slirp,
     [
       '--configure',
@@ -57,7 +60,7 @@ export function attachSlirp(slirp: string, pid: number): Promise<Slirp> {
   );
 }
 
-function handle(child: ChildProcess, exitPipe: Writable, exited: Promise<void>): Slirp {
+function handle(child: StartedProcess, exitPipe: Writable, exited: Promise<void>): Slirp {
   return {
     pid: child.pid as number,
     stop: async () => {

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { launch, type PipedProcess, type StdioKind } from '@tandem/process';
 import { readChildPid, type AgentNetwork } from './agent-network.js';
 import { bwrapArgs, findBwrap, findProgram, nodePrefix } from './bwrap.js';
 import type { SandboxKind } from './detect.js';
@@ -56,6 +57,29 @@ export interface SpawnSpec {
   kind: SandboxKind;
   /** Host paths bound read-only at the same path (bubblewrap only). */
   readOnlyBinds?: readonly string[];
+  /**
+   * Start it from this process (Node's spawn) rather than through the launcher (@tandem/process),
+   * for a caller that needs the pid at once. A start from here blocks the event loop for a fork of
+   * the whole server, so only interactive shells do.
+   */
+  direct?: boolean;
+}
+
+interface StartOptions {
+  cwd?: string;
+  env: Record<string, string>;
+  detached: boolean;
+  stdio: StdioKind[];
+}
+
+function start(
+  direct: boolean | undefined,
+  file: string,
+  args: string[],
+  options: StartOptions,
+): PipedProcess {
+  if (direct) return spawn(file, args, options) as unknown as PipedProcess;
+  return launch(file, args, options) as unknown as PipedProcess;
 }
 
 function assertInsideWorkspace(cwd: string, workspace: string): void {
@@ -91,11 +115,11 @@ const CLOSE_INHERITED_FDS =
  * Starts `bash -c command` in its own process group (detached) so the whole tree can be signalled.
  * stdin stays a pipe; stdout and stderr are separate pipes the caller interleaves.
  */
-export function spawnSandboxed(spec: SpawnSpec): ChildProcessWithoutNullStreams {
+export function spawnSandboxed(spec: SpawnSpec): PipedProcess {
   assertInsideWorkspace(spec.cwd, spec.workspace);
   const env = sandboxEnv(spec.env, spec.workspace);
-  const options = { cwd: spec.cwd, env, detached: true, stdio: 'pipe' as const };
-  if (spec.kind === 'process') return spawn('bash', ['-c', spec.command], options);
+  const options: StartOptions = { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] };
+  if (spec.kind === 'process') return start(spec.direct, 'bash', ['-c', spec.command], options);
   const bwrap = findBwrap();
   if (!bwrap) throw new Error('bubblewrap sandbox requested but bwrap is not on PATH');
   const joined = spec.agentNetwork ?? null;
@@ -113,13 +137,14 @@ export function spawnSandboxed(spec: SpawnSpec): ChildProcessWithoutNullStreams 
   const program = ['bash', '-c', CLOSE_INHERITED_FDS, 'bash', spec.command];
   if (joined) {
     const [nsenter, ...enter] = joined.enterArgs();
-    return spawn(nsenter as string, [...enter, bwrap, ...args, ...program], options);
+    return start(spec.direct, nsenter as string, [...enter, bwrap, ...args, ...program], options);
   }
-  if (!own) return spawn(bwrap, [...args, ...program], options);
+  if (!own) return start(spec.direct, bwrap, [...args, ...program], options);
   // A network namespace of the command's own (in a user namespace, so no root is needed), which
   // slirp4netns joins once bwrap reports the sandbox started (--info-fd): by then unshare has
   // created it. The command itself waits (--block-fd) until the network is up.
-  const child = spawn(
+  const child = start(
+    spec.direct,
     unshare as string,
     [
       '--user',
@@ -135,12 +160,12 @@ export function spawnSandboxed(spec: SpawnSpec): ChildProcessWithoutNullStreams 
       ...program,
     ],
     { ...options, stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'] },
-  ) as unknown as ChildProcessWithoutNullStreams;
-  void connectOwnNetwork(child, slirp);
+  );
+  void connectOwnNetwork(child, slirp, spec.direct);
   return child;
 }
 
-async function connectOwnNetwork(child: ChildProcessWithoutNullStreams, slirpPath: string): Promise<void> {
+async function connectOwnNetwork(child: PipedProcess, slirpPath: string, direct?: boolean): Promise<void> {
   const info = child.stdio[3] as unknown as Readable;
   const block = child.stdio[4] as unknown as Writable;
   block.on('error', () => undefined);
@@ -155,7 +180,7 @@ async function connectOwnNetwork(child: ChildProcessWithoutNullStreams, slirpPat
     const started = await Promise.race([readChildPid(info), exited.then(() => null)]);
     // The outer bwrap (unshare exec'd into it) sits in the namespaces slirp must join.
     if (started === null || child.pid === undefined) return;
-    slirp = await attachSlirp(slirpPath, child.pid).catch(() => null);
+    slirp = await attachSlirp(slirpPath, child.pid, direct).catch(() => null);
   } catch {
     // No pid: bwrap failed and reports it itself. No slirp: the command runs without network.
   } finally {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { launch } from '@tandem/process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 
@@ -27,7 +27,8 @@ export function runHttpBackend(
   beforeEnd: () => Promise<void> = async () => {},
 ): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn('git', ['http-backend'], {
+    // Through the launcher (@tandem/process): a fork of this process blocks its event loop.
+    const child = launch('git', ['http-backend'], {
       env: {
         ...process.env,
         GIT_PROJECT_ROOT: request.projectRoot,
@@ -47,7 +48,7 @@ export function runHttpBackend(
     });
     let headerBuffer = Buffer.alloc(0);
     let headersDone = false;
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       if (headersDone) {
         res.write(chunk);
         return;
@@ -69,20 +70,33 @@ export function runHttpBackend(
       res.write(headerBuffer.subarray(end + 4));
     });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => {
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let finished = false;
+    const fail = (reason: string) => {
+      if (finished) return;
+      finished = true;
       if (!headersDone) {
         res.statusCode = 500;
-        res.end(`git http-backend failed (${code}): ${stderr}`);
-        resolve();
+        res.end(`git http-backend failed (${reason}): ${stderr}`);
+      } else res.destroy();
+      resolve();
+    };
+    // Not started, or the launcher is gone: the client gets an error rather than a hung request.
+    child.on('error', (error: Error) => fail(error.message));
+    child.on('close', (code: number | null) => {
+      if (!headersDone) {
+        fail(String(code));
         return;
       }
+      if (finished) return;
+      finished = true;
       void beforeEnd().finally(() => {
         res.end();
         resolve();
       });
     });
-    if (request.body) request.body.pipe(child.stdin);
-    else child.stdin.end();
+    const stdin = child.stdin;
+    if (request.body && stdin) request.body.pipe(stdin);
+    else stdin?.end();
   });
 }

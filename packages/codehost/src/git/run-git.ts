@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { launch } from '@tandem/process';
 
 export interface GitResult {
   stdout: Buffer;
@@ -17,25 +17,29 @@ const GIT_ENV = {
 
 /**
  * Runs git asynchronously. Never the *Sync variants: this process also serves `git http-backend`
- * to git clients, and a synchronous child blocks the event loop those transfers need.
+ * to git clients, and a synchronous child blocks the event loop those transfers need. Started
+ * through the launcher (@tandem/process) for the same reason: the code host may share its process
+ * with the product's server, and a fork of that server blocks the event loop for milliseconds.
  */
 export function git(
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; input?: Buffer } = {},
 ) {
   return new Promise<GitResult>((resolve, reject) => {
-    const child = spawn('git', args, {
+    const child = launch('git', args, {
       cwd: options.cwd,
       env: { ...process.env, ...GIT_ENV, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
     let err = '';
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout: Buffer.concat(out), stderr: err, code: code ?? 1 }));
-    child.stdin.end(options.input);
+    child.on('close', (code: number | null) =>
+      resolve({ stdout: Buffer.concat(out), stderr: err, code: code ?? 1 }),
+    );
+    child.stdin?.end(options.input);
   });
 }
 

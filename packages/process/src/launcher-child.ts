@@ -1,0 +1,83 @@
+/**
+ * The launcher process (launcher.ts): starts processes for the server that forked it and hands
+ * their pipes back over the IPC channel. A process this small forks in a few milliseconds, where
+ * a fork of the server (hundreds of MB of page tables) blocks the server's event loop for 10-30 ms.
+ *
+ * Runs as its own file with nothing but Node's modules (type-stripped in tests, compiled in dist).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { FromLauncher, LaunchRequest, ToLauncher } from './protocol.js';
+
+const children = new Map<number, ChildProcess>();
+
+function send(message: FromLauncher, handle?: Socket): void {
+  // After the server is gone there is no one to tell; the launcher is about to exit.
+  if (!process.connected) return;
+  process.send?.(message, handle);
+}
+
+function sendError(id: number, error: NodeJS.ErrnoException): void {
+  send({
+    op: 'error',
+    id,
+    message: error.message,
+    code: error.code,
+    errno: error.errno,
+    syscall: error.syscall,
+    path: error.path,
+  });
+}
+
+/**
+ * A pipe must not be read here: what the launcher read before the handle left would be lost to the
+ * server. Node starts reading a child's pipe as soon as it wraps it, so reading stops at once, in
+ * the same tick as the spawn, before the event loop can deliver any of it.
+ */
+function stopReading(socket: Socket): void {
+  const handle = (socket as unknown as { _handle?: { readStop?: () => number; reading?: boolean } })._handle;
+  handle?.readStop?.();
+  if (handle) handle.reading = false;
+}
+
+function start(request: LaunchRequest): void {
+  let child: ChildProcess;
+  try {
+    child = spawn(request.file, request.args, {
+      cwd: request.cwd,
+      env: request.env,
+      detached: request.detached,
+      stdio: request.stdio,
+    });
+  } catch (error) {
+    sendError(request.id, error as NodeJS.ErrnoException);
+    return;
+  }
+  const pipes: { fd: number; socket: Socket }[] = [];
+  child.stdio.forEach((stream, fd) => {
+    if (!stream) return;
+    const socket = stream as unknown as Socket;
+    stopReading(socket);
+    pipes.push({ fd, socket });
+  });
+  child.on('error', (error) => sendError(request.id, error));
+  child.on('exit', (code, signal) => {
+    children.delete(request.id);
+    send({ op: 'exit', id: request.id, code, signal });
+  });
+  if (child.pid === undefined) return; // spawn failed: 'error' follows
+  children.set(request.id, child);
+  send({ op: 'spawned', id: request.id, pid: child.pid, pipes: pipes.map((p) => p.fd) });
+  // Messages keep their order on the channel (one with a handle waits for the last one's ack,
+  // and the rest queue behind it), so the server has every pipe before it hears of the exit.
+  for (const { fd, socket } of pipes) send({ op: 'fd', id: request.id, fd }, socket);
+}
+
+process.on('message', (message: ToLauncher) => {
+  if (message.op === 'spawn') start(message);
+  else if (message.op === 'kill') children.get(message.id)?.kill(message.signal);
+});
+
+// The server is gone (exited, crashed): so is the reason to be here. What was started goes on, as
+// it would have had the server started it itself.
+process.on('disconnect', () => process.exit(0));

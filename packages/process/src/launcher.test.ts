@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Launcher, type LaunchedProcess } from './index.js';
+
+const launcher = new Launcher();
+afterAll(() => launcher.close());
+
+interface Outcome {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function outcome(child: LaunchedProcess): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code: number | null, signal: NodeJS.Signals | null) =>
+      resolve({ stdout, stderr, code, signal }),
+    );
+  });
+}
+
+const ppidOf = (pid: number) =>
+  Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+/** Running: a zombie (exited, not yet reaped by whoever inherited it) is not. */
+const alive = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+describe('Launcher', () => {
+  it('runs a process in another process, with its output, exit code, cwd and only the env given', async () => {
+    const child = launcher.launch('sh', ['-c', 'pwd; printf "$ONLY:$HOME"; echo oops >&2; exit 3'], {
+      cwd: tmpdir(),
+      env: { ONLY: 'given', PATH: process.env.PATH },
+    });
+    const spawned = new Promise<void>((resolve) => child.once('spawn', resolve));
+    const result = await outcome(child);
+    await spawned;
+    expect(result).toEqual({ stdout: `${tmpdir()}\ngiven:`, stderr: 'oops\n', code: 3, signal: null });
+    expect(child.exitCode).toBe(3);
+    // The fork happened in the launcher: this process is not the parent.
+    expect(launcher.helperPid).toBeGreaterThan(0);
+    expect(launcher.helperPid).not.toBe(process.pid);
+  });
+
+  it('is the parent of what it starts, and the pid is the real one', async () => {
+    const child = launcher.launch('sleep', ['5'], { stdio: ['ignore', 'ignore', 'ignore'] });
+    await new Promise((resolve) => child.once('spawn', resolve));
+    expect(ppidOf(child.pid!)).toBe(launcher.helperPid);
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).toBe('sleep\u00005\u0000');
+    expect(child.kill('SIGKILL')).toBe(true);
+    const closed = await outcome(child);
+    expect(closed).toMatchObject({ code: null, signal: 'SIGKILL' });
+    expect(child.kill()).toBe(false);
+  });
+
+  it('gives what it starts no way to the server: its IPC channel is not inherited', async () => {
+    const child = launcher.launch('sleep', ['5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((resolve) => child.once('spawn', resolve));
+    const links = (pid: number) =>
+      readdirSync(`/proc/${pid}/fd`).map((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      });
+    // The launcher's channel is its descriptor 3 (fork's 'ipc' slot).
+    const channel = readlinkSync(`/proc/${launcher.helperPid}/fd/3`);
+    expect(channel).toMatch(/^socket:/);
+    expect(links(child.pid!)).not.toContain(channel);
+    child.kill('SIGKILL');
+    await outcome(child);
+  });
+
+  it('delivers stdin and megabytes of output without losing a byte', async () => {
+    const child = launcher.launch('sh', ['-c', 'cat; cat >&2']);
+    const input = 'x'.repeat(3 * 1024 * 1024);
+    child.stdin?.end(input);
+    const result = await outcome(child);
+    expect(result.stdout.length).toBe(input.length);
+    expect(result.stdout === input).toBe(true);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('keeps the output of many short processes started at once, each its own', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => outcome(launcher.launch('printf', [`%s`, `out-${i}`]))),
+    );
+    results.forEach((r, i) => expect(r).toEqual({ stdout: `out-${i}`, stderr: '', code: 0, signal: null }));
+  });
+
+  it('starts a detached process in a group of its own that a group signal stops', async () => {
+    const child = launcher.launch('sh', ['-c', 'sleep 30 & echo $!; wait'], { detached: true });
+    const grandchild = await new Promise<number>((resolve) =>
+      child.stdout?.setEncoding('utf8').once('data', (d: string) => resolve(Number(d.trim()))),
+    );
+    const closed = outcome(child);
+    process.kill(-child.pid!, 'SIGTERM');
+    expect((await closed).signal).toBe('SIGTERM');
+    await expect.poll(() => alive(grandchild)).toBe(false);
+  });
+
+  it('reports a program that does not exist as Node does, then closes', async () => {
+    const child = launcher.launch('/nonexistent/program', []);
+    const error = await new Promise<NodeJS.ErrnoException>((resolve) => child.once('error', resolve));
+    expect(error).toMatchObject({ code: 'ENOENT', syscall: 'spawn /nonexistent/program' });
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(child.pid).toBeUndefined();
+  });
+
+  it('fails what is under way when the helper dies, and starts a new one for the next process', async () => {
+    const child = launcher.launch('sleep', ['30'], { stdio: ['ignore', 'ignore', 'ignore'] });
+    await new Promise((resolve) => child.once('spawn', resolve));
+    const first = launcher.helperPid!;
+    const failed = new Promise<Error>((resolve) => child.once('error', resolve));
+    process.kill(first, 'SIGKILL');
+    expect((await failed).message).toBe('The process launcher exited.');
+    process.kill(child.pid!, 'SIGKILL');
+    expect((await outcome(launcher.launch('printf', ['again']))).stdout).toBe('again');
+    expect(launcher.helperPid).not.toBe(first);
+  });
+
+  it('stops its helper on close, leaving no process behind', async () => {
+    const own = new Launcher();
+    await outcome(own.launch('true', []));
+    const pid = own.helperPid!;
+    own.close();
+    await expect.poll(() => alive(pid)).toBe(false);
+  });
+});
