@@ -79,5 +79,11 @@ process.on('message', (message: ToLauncher) => {
 });
 
 // The server is gone (exited, crashed): so is the reason to be here. What was started goes on, as
-// it would have had the server started it itself.
+// it would have had the server started it itself (bwrap's --die-with-parent ends with us).
 process.on('disconnect', () => process.exit(0));
+// Node does not always say 'disconnect' when the server dies with a pipe's hand-over unanswered
+// (seen: the channel closed, no event), so the launcher also watches for being orphaned.
+const server = process.ppid;
+setInterval(() => {
+  if (process.ppid !== server) process.exit(0);
+}, 250).unref();

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Launcher, type LaunchedProcess } from './index.js';
@@ -130,6 +132,26 @@ describe('Launcher', () => {
     process.kill(child.pid!, 'SIGKILL');
     expect((await outcome(launcher.launch('printf', ['again']))).stdout).toBe('again');
     expect(launcher.helperPid).not.toBe(first);
+  });
+
+  it('exits when the server dies abruptly with pipes still being handed over', async () => {
+    // A server that starts a process and is killed the moment it hears of it: its pipes are then
+    // in flight, and Node's channel closes without a 'disconnect'; the launcher must go anyway.
+    const script = `
+      const { launch, launcher } = await import(${JSON.stringify(new URL('./index.ts', import.meta.url).pathname)});
+      const child = launch('sleep', ['30'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      child.on('spawn', () => {
+        process.stdout.write(launcher.helperPid + ' ' + child.pid + '\\n', () => process.kill(process.pid, 'SIGKILL'));
+      });`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 20_000 },
+    ).catch((error: { stdout: string }) => error);
+    const [helper, sleeper] = stdout.trim().split(' ').map(Number) as [number, number];
+    expect(helper).toBeGreaterThan(0);
+    await expect.poll(() => alive(helper), { timeout: 5000 }).toBe(false);
+    process.kill(sleeper, 'SIGKILL');
   });
 
   it('stops its helper on close, leaving no process behind', async () => {
