@@ -67,7 +67,7 @@ function start(request: LaunchRequest): void {
   });
   if (child.pid === undefined) return; // spawn failed: 'error' follows
   children.set(request.id, child);
-  send({ op: 'spawned', id: request.id, pid: child.pid, pipes: pipes.map((p) => p.fd) });
+  send({ op: 'spawned', id: request.id, pid: child.pid });
   // Messages keep their order on the channel (one with a handle waits for the last one's ack,
   // and the rest queue behind it), so the server has every pipe before it hears of the exit.
   for (const { fd, socket } of pipes) send({ op: 'fd', id: request.id, fd }, socket);

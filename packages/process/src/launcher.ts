@@ -1,7 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { LaunchedProcess, errnoError } from './launched-process.js';
 import type { FromLauncher, StdioKind, ToLauncher } from './protocol.js';
+import type { StartedProcess } from './started-process.js';
 
 export interface LaunchOptions {
   cwd?: string;
@@ -161,7 +162,17 @@ export class Launcher {
 /** The process's launcher. */
 export const launcher = new Launcher();
 
-/** Starts `file` with `args` through the process's launcher (see Launcher). */
-export function launch(file: string, args: readonly string[], options?: LaunchOptions): LaunchedProcess {
-  return launcher.launch(file, args, options);
+/**
+ * Starts `file` with `args` through the process's launcher (see Launcher), or with `direct` from
+ * this process (Node's spawn), for a caller that needs the pid at once: such a start blocks the
+ * event loop for a fork of the whole process.
+ */
+export function launch(
+  file: string,
+  args: readonly string[],
+  options: LaunchOptions & { direct?: boolean } = {},
+): StartedProcess {
+  const { direct, ...rest } = options;
+  if (!direct) return launcher.launch(file, args, rest);
+  return spawn(file, args, { ...rest, stdio: rest.stdio ?? ['pipe', 'pipe', 'pipe'] });
 }

@@ -25,7 +25,7 @@ export type ToLauncher = LaunchRequest | KillRequest;
 
 export type FromLauncher =
   /** Started; the `fd` messages of its pipes follow, then `exit`. */
-  | { op: 'spawned'; id: number; pid: number; pipes: number[] }
+  | { op: 'spawned'; id: number; pid: number }
   /** One of the process's pipes, sent as the message's handle. */
   | { op: 'fd'; id: number; fd: number }
   | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { launch, type StartedProcess } from '@tandem/process';
 import type { Readable, Writable } from 'node:stream';
 import { findProgram } from './bwrap.js';
@@ -26,7 +25,7 @@ export interface Slirp {
 export function attachSlirp(slirp: string, pid: number, direct = false): Promise<Slirp> {
   // Through the launcher (@tandem/process), not a fork of the whole server, unless what it serves
   // was started directly (spawn.ts); the exit pipe's other end is ours either way.
-  const child = (direct ? spawn : launch)(
+  const child = launch(
     slirp,
     [
       '--configure',
@@ -39,7 +38,7 @@ export function attachSlirp(slirp: string, pid: number, direct = false): Promise
       String(pid),
       'tap0',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } },
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' }, direct },
   );
   const ready = child.stdio[3] as Readable;
   const exitPipe = child.stdio[4] as Writable;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
@@ -72,14 +71,14 @@ interface StartOptions {
   stdio: StdioKind[];
 }
 
+/** Every start here asks for pipes on 0-2, so the three standard streams are there. */
 function start(
   direct: boolean | undefined,
   file: string,
   args: string[],
   options: StartOptions,
 ): PipedProcess {
-  if (direct) return spawn(file, args, options) as unknown as PipedProcess;
-  return launch(file, args, options) as unknown as PipedProcess;
+  return launch(file, args, { ...options, direct }) as PipedProcess;
 }
 
 function assertInsideWorkspace(cwd: string, workspace: string): void {
