@@ -47,8 +47,13 @@ export class HandedSocket extends Duplex {
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    if (this.#socket) this.#socket.end(callback);
-    else this.#ending = callback;
+    const socket = this.#socket;
+    if (!socket) this.#ending = callback;
+    // A socket that is not half-open ends its own writing side when its peer ends, so when a late
+    // reader drains this stream and it ends in turn, the socket may be finished already; ending
+    // it again would fail with ERR_STREAM_ALREADY_FINISHED.
+    else if (socket.writableEnded || socket.destroyed) callback();
+    else socket.end(callback);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
