@@ -1,9 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { agentReads, agents, memberships, openDatabase, repositories, type Database } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { createAgentResponseSchema, latestTimestampSchema, statusCountsSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp, type TestUser } from '../../testing/test-app.js';
+import { PollCache } from './poll-cache.js';
 
 /**
  * The polls answer from memory, and every change reaches them through the database's change
@@ -147,4 +149,71 @@ describe.each(testDatabaseKinds())('poll cache on %s', (kind) => {
         .poll(async () => (await poll(ada), app.pollCache.agents.size), { timeout: 8000, interval: 200 })
         .toBeGreaterThan(0);
     });
+});
+
+describe('poll cache barriers', () => {
+  /** A database whose barrier statements are recorded and whose notices arrive when told. */
+  function heldNotices() {
+    const dialect = new PgDialect();
+    const sent: string[] = [];
+    let deliver: (payload: string) => void = () => undefined;
+    const database = {
+      listen: async (_channel: string, onNotice: (payload: string) => void) => {
+        deliver = onNotice;
+        return async () => undefined;
+      },
+      db: {
+        execute: async (query: SQL) => {
+          sent.push(String(dialect.sqlToQuery(query).params[1]));
+        },
+      },
+    } as unknown as ConstructorParameters<typeof PollCache>[0];
+    return { database, sent, hear: (n: number) => deliver(sent[n]!) };
+  }
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('shares barriers: calls while one is on its way wait for the next, sent once it is heard', async () => {
+    const { database, sent, hear } = heldNotices();
+    const cache = new PollCache(database);
+    await cache.start();
+    const done: string[] = [];
+    const track = (name: string) => cache.settled().then(() => done.push(name));
+    const a = track('a');
+    await tick();
+    expect(sent).toHaveLength(1);
+    // Their changes may have committed after the first barrier went out: it cannot answer them.
+    const bc = [track('b'), track('c')];
+    await tick();
+    expect(sent).toHaveLength(1);
+    hear(0);
+    await a;
+    await tick();
+    expect(done).toEqual(['a']);
+    expect(sent).toHaveLength(2);
+    const d = track('d');
+    await tick();
+    expect(sent).toHaveLength(2);
+    hear(1);
+    await Promise.all(bc);
+    await tick();
+    expect(done).toEqual(['a', 'b', 'c']);
+    expect(sent).toHaveLength(3);
+    hear(2);
+    await d;
+    expect(done).toEqual(['a', 'b', 'c', 'd']);
+    await cache.stop();
+  });
+
+  it('resolves queued callers when it stops', async () => {
+    const { database, sent } = heldNotices();
+    const cache = new PollCache(database);
+    await cache.start();
+    const first = cache.settled();
+    const queued = cache.settled();
+    await tick();
+    expect(sent).toHaveLength(1);
+    await cache.stop();
+    await Promise.all([first, queued]);
+    expect(sent).toHaveLength(1);
+  });
 });

@@ -39,6 +39,9 @@ export class PollCache {
   /** Barrier notices sent by `settled()` and not yet heard back: token → resolve. */
   private readonly barriers = new Map<string, () => void>();
   private nextBarrier = 0;
+  /** The barrier on its way, and the one queued behind it that new `settled()` calls join. */
+  private sentBarrier: Promise<void> | undefined;
+  private queuedBarrier: Promise<void> | undefined;
   // Other processes' barriers share the channel: a token names its process too.
   private readonly instance = randomUUID();
   /** agent id → PolledAgent. */
@@ -73,8 +76,36 @@ export class PollCache {
    * notices to listeners in commit order, so hearing back a notice of our own sent now means every
    * earlier one was applied. Mutating routes await it before answering, so a client that polls
    * right after its own change never reads the value from before it (read-your-writes).
+   *
+   * Calls share barriers, as a database shares a commit among the transactions waiting for it: a
+   * burst of mutating requests (a hundred agents created at once) would otherwise send a statement
+   * each. A call made while no barrier is on its way sends one; a call made while one is (it may
+   * have gone out before the caller's change committed) waits for the next, sent when that one is
+   * heard, which every later caller joins until it goes out.
    */
-  async settled(): Promise<void> {
+  settled(): Promise<void> {
+    if (!this.listening) return Promise.resolve();
+    if (this.queuedBarrier) return this.queuedBarrier;
+    if (!this.sentBarrier) return this.sendBarrier();
+    const queued = this.sentBarrier
+      .catch(() => undefined)
+      .then(() => {
+        this.queuedBarrier = undefined;
+        return this.sendBarrier();
+      });
+    this.queuedBarrier = queued;
+    return queued;
+  }
+
+  private sendBarrier(): Promise<void> {
+    const sent = this.barrier().finally(() => {
+      if (this.sentBarrier === sent) this.sentBarrier = undefined;
+    });
+    this.sentBarrier = sent;
+    return sent;
+  }
+
+  private async barrier(): Promise<void> {
     if (!this.listening) return;
     const token = `${this.instance}.${this.nextBarrier++}`;
     const heard = new Promise<void>((resolve) => this.barriers.set(token, resolve));
