@@ -92,5 +92,24 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
       expect(spiceReads, window.join('\n')).toHaveLength(1);
       expect(spiceReads[0]).toMatch(/"timestamp" > \$/i);
     }
+
+    // The run stored the model's answers itself (three, each with a tool call), so it runs their
+    // tool calls without reading them back.
+    const isAnswer = (e: (typeof log)[number]) =>
+      /^insert into "spice_messages"/i.test(e.query) &&
+      e.params.includes('assistant') &&
+      e.params.includes(agentId);
+    const answered: string[][] = [];
+    for (let i = 0; i < log.length; i++) {
+      if (!isAnswer(log[i]!)) continue;
+      const end = log.findIndex((e, j) => j > i && isToolResult(e));
+      if (end >= 0) answered.push(log.slice(i + 1, end).map((e) => e.query));
+    }
+    expect(answered).toHaveLength(3);
+    for (const window of answered)
+      expect(
+        window.filter((q) => /from "spice_messages"/i.test(q)),
+        window.join('\n'),
+      ).toEqual([]);
   });
 });

@@ -234,6 +234,22 @@ describe.each(testDatabaseKinds())('syncUserMessages on %s', (kind) => {
     expect(latest).toEqual(await loadHistory(database.db, agentId));
   });
 
+  it("takes the model's answer as stored, skips the read after it, and reads again after that", async () => {
+    const run = new RunHistory(database.db, agentId);
+    const before = await run.current();
+    const reply = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'done \u0000' }] };
+    const { timestamp, json } = await appendSpice(database.db, agentId, reply);
+    await run.answered([{ message: { role: 'assistant', content: JSON.parse(json) }, timestamp }]);
+    // Written behind the run's back (which nothing does): the read after an answer does not query.
+    await appendSpice(database.db, agentId, { role: 'user', content: 'behind its back' });
+    const answered = await run.current();
+    expect(answered).toHaveLength(before.length + 1);
+    // The answer as a read gives it back (a NUL is not storable), and the next read queries again.
+    const fresh = await loadHistory(database.db, agentId);
+    expect(answered).toEqual(fresh.slice(0, -1));
+    expect(await run.current()).toEqual(fresh);
+  });
+
   it('leaves the budget alone only when told nothing was spent since the last message', async () => {
     await database.db.update(agents).set({ spentSinceMessage: 3 }).where(eq(agents.id, agentId));
     await message('third');

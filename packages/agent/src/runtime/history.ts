@@ -55,6 +55,8 @@ function historyQuery(db: Db, newer?: SQL) {
 export class RunHistory {
   private messages: ModelMessage[] | undefined;
   private newest: string | null = null;
+  /** Set by `answered()`: the next `current()` has nothing to read. */
+  private upToDate = false;
 
   constructor(
     private readonly db: Db,
@@ -64,6 +66,10 @@ export class RunHistory {
 
   async current(): Promise<ModelMessage[]> {
     if (!this.messages) return this.reload();
+    if (this.upToDate) {
+      this.upToDate = false;
+      return this.messages;
+    }
     const added = await readHistory(this.db, this.agentId, this.newest);
     if (!added.messages.length) return this.messages;
     if (added.images) return this.reload();
@@ -83,12 +89,25 @@ export class RunHistory {
     return this.messages;
   }
 
+  /**
+   * The model's answer, just stored by this run, taken as stored; the next `current()` then reads
+   * nothing. That read would find only the answer: the run is its agent's only writer (one run
+   * per agent at a time) and writes nothing else before it. Tool results are stored after that
+   * read, and the read after them queries as usual.
+   */
+  async answered(added: StoredSpice[]): Promise<void> {
+    await this.stored(added);
+    this.upToDate = this.messages !== undefined;
+  }
+
   /** After a summary: the next read starts from the summary. */
   invalidate(): void {
     this.messages = undefined;
+    this.upToDate = false;
   }
 
   private async reload(): Promise<ModelMessage[]> {
+    this.upToDate = false;
     const all = await readHistory(this.db, this.agentId, null);
     this.messages = await hydrateImages(this.db, all.messages, this.limits);
     this.newest = all.newest;

@@ -374,8 +374,9 @@ export class AgentRun {
         history = await context.current();
       }
       calls += 1;
-      const step = await this.callModel(model, history);
-      if (step === 'interrupted') return 'interrupted';
+      const answer = await this.callModel(model, history);
+      if (answer === 'interrupted') return 'interrupted';
+      await context.answered(answer);
     }
   }
 
@@ -406,7 +407,7 @@ export class AgentRun {
   private async callModel(
     model: Extract<ResolvedModel, { ok: true }>,
     history: ModelMessage[],
-  ): Promise<'ok' | 'interrupted'> {
+  ): Promise<StoredSpice[] | 'interrupted'> {
     // Read per call: the user may switch Automatic PR Creation while the agent works.
     const requester = await requesterOf(this.deps.db, this.agent);
     const facts = await this.box.promptFacts();
@@ -440,8 +441,16 @@ export class AgentRun {
     // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
     // can carry a secret the model pieced together.
     const messages = result.response.messages.map((message) => scrubDeep(message, scrub));
+    const answer: StoredSpice[] = [];
     for (const [i, message] of messages.entries()) {
-      await appendSpice(this.deps.db, this.agentId, message, i === 0 ? { responseStats: stats } : {});
+      const { timestamp, json } = await appendSpice(
+        this.deps.db,
+        this.agentId,
+        message,
+        i === 0 ? { responseStats: stats } : {},
+      );
+      // As a read would give it back: the stored JSON, not the object it was made from.
+      answer.push({ message: { role: message.role, content: JSON.parse(json) } as ModelMessage, timestamp });
     }
     if (result.text.trim()) {
       await this.emit({
@@ -449,7 +458,7 @@ export class AgentRun {
         data: { message: scrub(result.text), username: 'tandem', role: 'assistant' },
       });
     }
-    return 'ok';
+    return answer;
   }
 
   private async charge(
