@@ -24,6 +24,18 @@ export async function requireCredits(db: Db, installationId: number): Promise<vo
       .where(eq(installations.id, sql.placeholder('installationId')))
       .prepare(name),
   ).execute({ installationId });
+  requireStanding(row);
+}
+
+/** An installation's standing, as read with its other columns: what `requireCredits` checks. */
+export interface InstallationStanding {
+  balance: string | number | null;
+  bannedAt: Date | null;
+  suspendedAt: Date | null;
+}
+
+/** `requireCredits` for a standing read by the caller (with what else it needed, in one query). */
+export function requireStanding(row: InstallationStanding | undefined): void {
   if (row?.bannedAt) throw new AppError('forbidden', INSTALLATION_BANNED_MESSAGE);
   if (row?.suspendedAt) throw new AppError('forbidden', INSTALLATION_SUSPENDED_MESSAGE);
   if (Number(row?.balance ?? 0) <= 0) throw new AppError('payment_required', OUT_OF_CREDITS_MESSAGE);

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { agents, memberships, prepared, repositories, type Db } from '@tandem/db';
+import { agents, installations, memberships, prepared, repositories, type Db } from '@tandem/db';
 import { DEFAULT_AGENT_TITLE, type createAgentSchema } from '@tandem/shared';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../errors/app-error.js';
@@ -8,7 +8,7 @@ import { resolveAgentModels } from '../repositories/resolve-agent-models.js';
 import type { AuthenticatedUser } from '../sessions.js';
 import type { SunsetGate } from '../sunset-gate.js';
 
-import { requireCredits } from './agent-access.js';
+import { requireStanding } from './agent-access.js';
 import { insertAgent } from './insert-agent.js';
 
 /** A short title from the first message, until the agent names itself. */
@@ -82,6 +82,7 @@ export async function createAgent(
 ) {
   deps.sunset.requireNewAgents();
   const { models } = deps;
+  // The repository, the viewer's membership and the installation's standing in one read.
   const [repo] = await prepared(db, 'member_repository', (d, name) =>
     d
       .select({
@@ -89,6 +90,9 @@ export async function createAgent(
         installationId: repositories.installationId,
         defaultModel: repositories.defaultModel,
         defaultReviewModel: repositories.defaultReviewModel,
+        balance: installations.creditBalance,
+        bannedAt: installations.bannedAt,
+        suspendedAt: installations.suspendedAt,
       })
       .from(repositories)
       .innerJoin(
@@ -98,6 +102,7 @@ export async function createAgent(
           eq(memberships.userId, sql.placeholder('userId')),
         ),
       )
+      .leftJoin(installations, eq(installations.id, repositories.installationId))
       .where(
         sql`lower(${repositories.fullName}) = ${sql.placeholder('name')} and ${repositories.removedAt} is null`,
       )
@@ -107,7 +112,7 @@ export async function createAgent(
   // Another installation's repository answers as a missing one: its name must not leak.
   if (!repo || (subAgentOf && repo.installationId !== subAgentOf.installationId))
     throw notFound('Repository not found');
-  await requireCredits(db, repo.installationId);
+  requireStanding(repo);
   if (input.is_supervisor && !viewer.admin)
     throw new AppError('forbidden', 'Supervisor agents are for admins only');
   if (input.supervisor_id) await checkSupervisor(db, viewer, repo.id, input);
