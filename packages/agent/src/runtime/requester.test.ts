@@ -43,9 +43,9 @@ describe('Automatic PR Creation in the agent', () => {
 
   it('is on for a user without settings, and off once the creator turns it off', async () => {
     const { db } = database;
-    expect((await requesterOf(db, { id: agentId, creatorId: ada })).autoCreatePr).toBe(true);
+    expect((await requesterOf(db, { id: agentId })).autoCreatePr).toBe(true);
     await db.insert(userSettings).values({ userId: ada, autoCreatePr: false });
-    expect(await requesterOf(db, { id: agentId, creatorId: ada })).toEqual({
+    expect(await requesterOf(db, { id: agentId })).toEqual({
       username: 'ada',
       email: null,
       autoCreatePr: false,
@@ -62,7 +62,7 @@ describe('Automatic PR Creation in the agent', () => {
       userId: bob,
       data: { message: 'please continue', role: 'user', username: 'bob' },
     });
-    expect(await requesterOf(db, { id: agentId, creatorId: ada })).toMatchObject({
+    expect(await requesterOf(db, { id: agentId })).toMatchObject({
       username: 'bob',
       autoCreatePr: true,
     });

@@ -13,7 +13,7 @@ import {
 import type { GitHubClient } from '@tandem/github';
 import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
 import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
-import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { chargeAgentCall } from '../credits/ledger.js';
 import {
   priceFor,
@@ -138,39 +138,44 @@ export interface Requester {
   autoCreatePr: boolean;
 }
 
-/** The person the agent works for now: who wrote the last message, else its creator. */
-export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id' | 'creatorId'>): Promise<Requester> {
-  const [last] = await prepared(db, 'last_writer', (d, name) =>
-    d
-      .select(requesterColumns)
-      .from(conversationItems)
-      .innerJoin(users, eq(users.id, conversationItems.userId))
-      .leftJoin(userSettings, eq(userSettings.userId, users.id))
-      .where(
-        and(eq(conversationItems.agentId, sql.placeholder('agentId')), isNotNull(conversationItems.userId)),
-      )
-      .orderBy(desc(conversationItems.timestamp))
-      .limit(1)
-      .prepare(name),
-  ).execute({ agentId: agent.id });
-  if (last) return last;
-  const [creator] = await db
-    .select(requesterColumns)
-    .from(users)
-    .leftJoin(userSettings, eq(userSettings.userId, users.id))
-    .where(eq(users.id, agent.creatorId));
-  return creator ?? { username: 'unknown', email: null, autoCreatePr: true };
+/**
+ * The person the agent of the row being read works for now, as JSON: who wrote its last message,
+ * else its creator. A column of a select from `agents`, so a step reads it with the agent's row.
+ * Spelled with table names: inside a single-table select drizzle writes bare column names, which
+ * the subqueries would bind to their own tables.
+ */
+const requesterColumn = sql<Requester | string | null>`(
+  select json_build_object(
+    'username', u.username, 'email', u.email, 'autoCreatePr', coalesce(s.auto_create_pr, true))
+  from ${users} u left join ${userSettings} s on s.user_id = u.id
+  where u.id = coalesce(
+    (select c.user_id from ${conversationItems} c join ${users} w on w.id = c.user_id
+      where c.agent_id = "agents"."id" and c.user_id is not null
+      order by c.timestamp desc limit 1),
+    "agents"."creator_id"))`;
+
+/** The requester column as read: JSON text or already parsed, depending on the driver. */
+function requesterFrom(value: Requester | string | null): Requester {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as Requester) : value;
+  return parsed ?? { username: 'unknown', email: null, autoCreatePr: true };
 }
 
-const requesterColumns = {
-  username: users.username,
-  email: users.email,
-  // No settings row: the column's default (on).
-  autoCreatePr: sql<boolean>`coalesce(${userSettings.autoCreatePr}, true)`,
-};
+/** The person the agent works for now: who wrote the last message, else its creator. */
+export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id'>): Promise<Requester> {
+  const [row] = await prepared(db, 'requester', (d, name) =>
+    d
+      .select({ requester: requesterColumn })
+      .from(agents)
+      .where(eq(agents.id, sql.placeholder('agentId')))
+      .prepare(name),
+  ).execute({ agentId: agent.id });
+  return requesterFrom(row?.requester ?? null);
+}
 
 export class AgentRun {
   private agent!: AgentRow;
+  /** Whom the agent works for, as of the step's refreshAgent(). */
+  private requester!: Requester;
   /** The run's sandbox: warm, being prepared in the background, or ready (run-sandbox.ts). */
   private readonly box: RunSandbox;
   /** Set when this run's wait tool ended it. */
@@ -380,11 +385,14 @@ export class AgentRun {
     }
   }
 
-  /** The agent's row and its installation's balance, in one read. */
+  /**
+   * The agent's row, its installation's balance and whom it works for now, in one read. Read at
+   * every step: the user may switch Automatic PR Creation while the agent works.
+   */
   private async refreshAgent(): Promise<{ balance: number }> {
     const [row] = await prepared(this.deps.db, 'refresh_agent', (db, name) =>
       db
-        .select({ agent: agents, balance: installations.creditBalance })
+        .select({ agent: agents, balance: installations.creditBalance, requester: requesterColumn })
         .from(agents)
         .innerJoin(installations, eq(installations.id, agents.installationId))
         .where(eq(agents.id, sql.placeholder('agentId')))
@@ -392,6 +400,7 @@ export class AgentRun {
     ).execute({ agentId: this.agentId });
     if (!row) throw new Error(`agent ${this.agentId} is gone`);
     this.agent = row.agent;
+    this.requester = requesterFrom(row.requester);
     return { balance: Number(row.balance) };
   }
 
@@ -408,8 +417,7 @@ export class AgentRun {
     model: Extract<ResolvedModel, { ok: true }>,
     history: ModelMessage[],
   ): Promise<StoredSpice[] | 'interrupted'> {
-    // Read per call: the user may switch Automatic PR Creation while the agent works.
-    const requester = await requesterOf(this.deps.db, this.agent);
+    const requester = this.requester;
     const facts = await this.box.promptFacts();
     if (!facts) return 'interrupted';
     const started = performance.now();
@@ -511,7 +519,7 @@ export class AgentRun {
   private async executeTools(calls: ToolCallPart[]): Promise<'complete' | 'interrupted' | 'waiting' | null> {
     const sandbox = await this.box.ready();
     if (!sandbox) return 'interrupted';
-    const requester = await requesterOf(this.deps.db, this.agent);
+    const requester = this.requester;
     let stop: 'complete' | 'interrupted' | 'waiting' | null = null;
     for (const call of calls) {
       const output = await this.executeTool(call, sandbox, requester);
