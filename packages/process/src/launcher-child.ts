@@ -14,7 +14,12 @@ const children = new Map<number, ChildProcess>();
 function send(message: FromLauncher, handle?: Socket): void {
   // After the server is gone there is no one to tell; the launcher is about to exit.
   if (!process.connected) return;
-  process.send?.(message, handle);
+  // The channel can break before Node has noticed the server is gone (a process exiting just
+  // after the server died: EPIPE, seen in the bench). Without a callback that error is an
+  // unhandled 'error' event, and the launcher would die printing it; it leaves quietly instead.
+  process.send?.(message, handle, {}, (error: Error | null) => {
+    if (error) process.exit(0);
+  });
 }
 
 function sendError(id: number, error: NodeJS.ErrnoException): void {

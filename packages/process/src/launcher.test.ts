@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
@@ -152,6 +152,39 @@ describe('Launcher', () => {
     expect(helper).toBeGreaterThan(0);
     await expect.poll(() => alive(helper), { timeout: 5000 }).toBe(false);
     process.kill(sleeper, 'SIGKILL');
+  });
+
+  it('leaves quietly when a process exits and the server dies while it is stopped', async () => {
+    // The launcher is stopped while its process exits and then the server dies, so it resumes with
+    // both to handle and must leave without a word. The bench once saw it handle the exit first and
+    // die printing an unhandled EPIPE; that order cannot be forced from outside (a stopped process
+    // runs its SIGCHLD handler only once resumed), so this covers the path, not that race.
+    const script = `
+      const { launch, launcher } = await import(${JSON.stringify(new URL('./index.ts', import.meta.url).pathname)});
+      const child = launch('sleep', ['0.2'], { stdio: ['ignore', 'ignore', 'ignore'] });
+      child.on('spawn', () => {
+        process.kill(launcher.helperPid, 'SIGSTOP');
+        process.stdout.write(launcher.helperPid + ' ' + child.pid + '\\n');
+      });
+      setInterval(() => {}, 1000);`;
+    const server = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    server.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    server.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // The launcher holds the server's stderr: it closes once the launcher is gone too.
+    const closed = new Promise((resolve) => server.stderr.once('close', resolve));
+    await expect.poll(() => stdout.includes('\n'), { timeout: 20_000 }).toBe(true);
+    const [helper, sleeper] = stdout.trim().split(' ').map(Number) as [number, number];
+    await expect.poll(() => alive(sleeper), { timeout: 5000 }).toBe(false);
+    server.kill('SIGKILL');
+    await new Promise((resolve) => server.once('exit', resolve));
+    process.kill(helper, 'SIGCONT');
+    await expect.poll(() => alive(helper), { timeout: 5000 }).toBe(false);
+    await closed;
+    expect(stderr).toBe('');
   });
 
   it('stops its helper on close, leaving no process behind', async () => {
