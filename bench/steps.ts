@@ -128,6 +128,17 @@ export async function agentsAtOnce(
   return { elapsed: performance.now() - started, failed };
 }
 
+/**
+ * The target's heap in use after a full garbage collection, read after its RSS: what the agents
+ * left reachable, where RSS also counts the young generation V8 grew for a burst and gives back
+ * only when its memory reducer runs, 60 s after it or later (bench/README.md).
+ */
+async function retainedHeapMb(target: RunningTarget): Promise<number> {
+  await target.ask({ gc: true });
+  const { heapUsed } = (await target.ask({ memory: true })) as { heapUsed: number };
+  return heapUsed;
+}
+
 /** Waits until the target has no run and no background sandbox preparation going. */
 async function settle(target: RunningTarget): Promise<void> {
   await target.ask({ settle: true });
@@ -227,21 +238,24 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
     // their own, not the server's memory). Each reading is taken after the server has idled, so
     // V8 has given back its heap's high-water pages (bench/idle-rss.ts).
     const before = await idleRssMb(many.pid);
+    const heapBefore = await retainedHeapMb(many);
     const { elapsed, failed } = await agentsAtOnce(api, model, options.agents);
     await settle(many);
     const after = await idleRssMb(many.pid);
+    const heapAfter = await retainedHeapMb(many);
     // A second batch as large: memory the agents leave behind grows with each batch, while what
     // the first batch's peak warmed up (compiled code, allocator arenas) does not grow again.
     const second = await agentsAtOnce(api, model, options.agents);
     await settle(many);
     const afterSecond = await idleRssMb(many.pid);
+    const heapAfterSecond = await retainedHeapMb(many);
     if (before && after && afterSecond) {
       figures.push({
         name: `server memory after ${options.agents} agents, idle RSS MB`,
         baseline: before.idle,
         tandem: after.idle,
         ratio: after.idle / before.idle,
-        detail: `baseline: the same server idle before them; ${after.atStart} MB as they settled`,
+        detail: `baseline: the same server idle before them; ${after.atStart} MB as they settled; heap kept after a full GC ${heapBefore} → ${heapAfter} MB`,
         goal: 'flat: ≤ 1.25× before',
         ok: after.idle / before.idle <= 1.25,
       });
@@ -250,7 +264,7 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
         baseline: after.idle,
         tandem: afterSecond.idle,
         ratio: afterSecond.idle / after.idle,
-        detail: `baseline: after the first ${options.agents}; ${afterSecond.atStart} MB as they settled${second.failed ? `, ${second.failed} failed` : ''}`,
+        detail: `baseline: after the first ${options.agents}; ${afterSecond.atStart} MB as they settled; heap kept after a full GC ${heapAfter} → ${heapAfterSecond} MB${second.failed ? `, ${second.failed} failed` : ''}`,
         goal: 'flat: ≤ 1.1× after the first',
         ok: second.failed === 0 && afterSecond.idle / after.idle <= 1.1,
       });
