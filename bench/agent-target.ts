@@ -5,7 +5,7 @@
  * address, ada's session token, a clone URL of acme/webapp with an installation token, and answers
  * `{ seed: { agentId, count } }` over IPC by adding that many conversation items to the agent, and
  * `{ settle: true }` once no run and no sandbox preparation a run left going is under way,
- * `{ memory: true }` with where its memory is, `{ heapSnapshot: path }` by writing one, and
+ * `{ retainedHeap: true }` with its heap in use after a full garbage collection (MB), and
  * `{ spawnCost: true }` with how long starting a process blocks it, by spawn() and through the
  * launcher the server now uses (bench/spawn-cost.ts). On
  * Postgres (BENCH_DATABASE_URL) it also reports its data dir and code host port, which a `worker`
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { conversationItems } from '@tandem/db';
 import { loadConfig, startServer, syncUserFromCodeHost } from '@tandem/server';
 import pino from 'pino';
-import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { spawnBlockingMs } from './spawn-cost.js';
 
@@ -67,42 +67,22 @@ if (!acme) throw new Error('the seeded code host has no acme installation');
 const installationToken = await local.issueInstallationToken(acme.installation.id);
 const cloneUrl = `${local.url.replace('://', `://x-access-token:${installationToken}@`)}/acme/webapp.git`;
 
-/** A full garbage collection, without starting the server with --expose-gc. */
-function fullGc(): void {
+/** The heap in use after a full garbage collection, without starting the server with --expose-gc. */
+function retainedHeapMb(): number {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
+  return Math.round(process.memoryUsage().heapUsed / 1048576);
 }
 
 type Request = {
   seed?: { agentId: string; count: number };
   settle?: boolean;
   spawnCost?: boolean;
-  memory?: boolean;
-  heapSnapshot?: string;
-  gc?: boolean;
+  retainedHeap?: boolean;
 };
 process.on('message', (message: Request) => {
-  if (message.memory) {
-    // Where the resident memory is: V8's heap, buffers outside it, and (the rest) the embedded
-    // database's WebAssembly memory, code and the allocator's arenas.
-    const mb = (bytes: number) => Math.round(bytes / 1048576);
-    const usage = process.memoryUsage();
-    process.send?.({
-      rss: mb(usage.rss),
-      heapUsed: mb(usage.heapUsed),
-      heapTotal: mb(usage.heapTotal),
-      external: mb(usage.external),
-      arrayBuffers: mb(usage.arrayBuffers),
-    });
-    return;
-  }
-  if (message.gc) {
-    fullGc();
-    process.send?.({ gc: true });
-    return;
-  }
-  if (message.heapSnapshot) {
-    process.send?.({ heapSnapshot: writeHeapSnapshot(message.heapSnapshot) });
+  if (message.retainedHeap) {
+    process.send?.({ retainedHeapMb: retainedHeapMb() });
     return;
   }
   if (message.settle) {

@@ -134,9 +134,8 @@ export async function agentsAtOnce(
  * only when its memory reducer runs, 60 s after it or later (bench/README.md).
  */
 async function retainedHeapMb(target: RunningTarget): Promise<number> {
-  await target.ask({ gc: true });
-  const { heapUsed } = (await target.ask({ memory: true })) as { heapUsed: number };
-  return heapUsed;
+  const answer = (await target.ask({ retainedHeap: true })) as { retainedHeapMb: number };
+  return answer.retainedHeapMb;
 }
 
 /** Waits until the target has no run and no background sandbox preparation going. */
