@@ -5,10 +5,16 @@ import type { FastifyInstance } from 'fastify';
 /** Responses smaller than this go out as they are: compressing them saves less than it costs. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 
+/** Fast settings: these bodies are compressed on every request, on the event loop's CPU. */
+export const PER_REQUEST_BROTLI_QUALITY = 4;
+export const PER_REQUEST_GZIP_LEVEL = 6;
+
 /**
- * Compresses the API's JSON and the HTML built per request (a blog page's link-preview tags) by
- * Accept-Encoding. The web build's files arrive here already compressed (http/web-app.ts serves the
- * copies apps/web/build/precompress.ts wrote), and a body with a Content-Encoding is left alone.
+ * Compresses the API's JSON by Accept-Encoding. The web build's files arrive here already
+ * compressed (http/web-app.ts serves the copies apps/web/build/precompress.ts wrote), and a body
+ * with a Content-Encoding is left alone. The plugin hooks onto routes, so the not-found handler,
+ * which sends the web app's pages, gets none of this: web-app.ts compresses what it builds there
+ * itself (precompressed-html.ts).
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   // A GET or HEAD carries no body to inflate: without this, @fastify/compress adds its
@@ -22,8 +28,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     threshold: COMPRESS_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],
-    // Fast settings: these bodies are compressed on every request, on the event loop's CPU.
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
+    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: PER_REQUEST_BROTLI_QUALITY } },
+    zlibOptions: { level: PER_REQUEST_GZIP_LEVEL },
   });
 }

@@ -1,5 +1,10 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
+import { COMPRESS_THRESHOLD_BYTES, PER_REQUEST_BROTLI_QUALITY, PER_REQUEST_GZIP_LEVEL } from './compression.js';
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 type Encoding = 'br' | 'gzip';
 
@@ -26,4 +31,23 @@ export function precompressHtml(html: string): PrecompressedHtml {
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (acceptEncoding === undefined) return undefined;
   return negotiate<Encoding>(acceptEncoding.toLowerCase(), ['br', 'gzip']) ?? undefined;
+}
+
+/**
+ * A page built for one request (index.html with a blog post's link-preview tags), compressed as
+ * the request allows with the API's fast settings, off the event loop. Small pages go out plain,
+ * as small API answers do.
+ */
+export async function compressHtml(
+  html: string,
+  acceptEncoding: string | undefined,
+): Promise<{ body: Buffer; encoding?: Encoding }> {
+  const body = Buffer.from(html, 'utf8');
+  const encoding = chooseEncoding(acceptEncoding);
+  if (!encoding || body.length < COMPRESS_THRESHOLD_BYTES) return { body };
+  if (encoding === 'br') {
+    const params = { [constants.BROTLI_PARAM_QUALITY]: PER_REQUEST_BROTLI_QUALITY };
+    return { body: await brotliAsync(body, { params }), encoding };
+  }
+  return { body: await gzipAsync(body, { level: PER_REQUEST_GZIP_LEVEL }), encoding };
 }

@@ -130,6 +130,48 @@ describe('serving the web build and API responses', () => {
   });
 });
 
+describe("pages with link-preview tags (built per request by the not-found handler)", () => {
+  let dir: string;
+  let app: FastifyInstance;
+  const description = 'How Tandem agents read a failing check and push a fix. '.repeat(30);
+
+  beforeAll(async () => {
+    dir = fakeBuild();
+    app = Fastify();
+    await registerCompression(app);
+    await registerWebApp(app, dir, {
+      pageMeta: async (path) =>
+        path === '/blog/agents-that-fix-ci' ? { title: 'Agents that fix CI', description } : undefined,
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('compresses them by Accept-Encoding, and sends them plain to a client that asks for nothing', async () => {
+    const url = '/blog/agents-that-fix-ci';
+    const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers['content-type']).toMatch(/text\/html/);
+    const page = brotliDecompressSync(br.rawPayload).toString();
+    expect(page).toContain('<title>Agents that fix CI · Tandem</title>');
+    expect(page).toContain('<meta property="og:title" content="Agents that fix CI" />');
+    expect(br.rawPayload.length).toBeLessThan(page.length / 2);
+
+    const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(page);
+
+    const plain = await app.inject({ url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(page);
+  });
+});
+
 describe('the landing page for visitors without a session', () => {
   const THEME_SCRIPT = "document.documentElement.dataset.theme = 'dark';";
   let dir: string;

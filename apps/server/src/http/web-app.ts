@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '@tandem/shared';
 import { escapeHtml } from './escape-html.js';
 import { hasSessionCookie, LANDING_PATHS } from './landing-page.js';
-import { chooseEncoding, precompressHtml } from './precompressed-html.js';
+import { chooseEncoding, compressHtml, precompressHtml } from './precompressed-html.js';
 
 /** Paths owned by the server: an unknown one is a JSON 404, never the SPA's index.html. */
 const SERVER_PREFIXES = ['/api/', '/auth/', '/asset/', '/user_asset/'];
@@ -127,7 +127,16 @@ export async function registerWebApp(
         const html = indexHtml
           .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(meta.title)} · Tandem</title>`)
           .replace('</head>', `${metaTags(meta)}</head>`);
-        return reply.header('cache-control', 'no-cache').type('text/html').send(html);
+        // Built for this request, and sent from the not-found handler, which the compression
+        // plugin never hooks: compressed here.
+        const { body, encoding } = await compressHtml(html, request.headers['accept-encoding']);
+        if (encoding) reply.header('content-encoding', encoding);
+        // The landing paths already vary by cookie as well (set above).
+        if (!reply.hasHeader('vary')) reply.header('vary', 'accept-encoding');
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(body);
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
