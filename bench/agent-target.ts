@@ -11,6 +11,7 @@
  * Postgres (BENCH_DATABASE_URL) it also reports its data dir and code host port, which a `worker`
  * process beside it needs (bench/workers.ts).
  */
+import './as-product.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

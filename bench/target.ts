@@ -4,6 +4,7 @@
  * PGlite by default, Postgres when BENCH_DATABASE_URL is set). Reports its address and a signed-in
  * user's token over IPC, then serves until killed.
  */
+import './as-product.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
