@@ -1,7 +1,11 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
-import { COMPRESS_THRESHOLD_BYTES, PER_REQUEST_BROTLI_QUALITY, PER_REQUEST_GZIP_LEVEL } from './compression.js';
+import {
+  COMPRESS_THRESHOLD_BYTES,
+  PER_REQUEST_BROTLI_QUALITY,
+  PER_REQUEST_GZIP_LEVEL,
+} from './compression.js';
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

@@ -130,7 +130,7 @@ describe('serving the web build and API responses', () => {
   });
 });
 
-describe("pages with link-preview tags (built per request by the not-found handler)", () => {
+describe('pages with link-preview tags (built per request by the not-found handler)', () => {
   let dir: string;
   let app: FastifyInstance;
   const description = 'How Tandem agents read a failing check and push a fix. '.repeat(30);

@@ -133,10 +133,7 @@ export async function registerWebApp(
         if (encoding) reply.header('content-encoding', encoding);
         // The landing paths already vary by cookie as well (set above).
         if (!reply.hasHeader('vary')) reply.header('vary', 'accept-encoding');
-        return reply
-          .header('cache-control', 'no-cache')
-          .type('text/html; charset=utf-8')
-          .send(body);
+        return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(body);
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
