@@ -15,16 +15,8 @@ const children = new Map<number, ChildProcess>();
 // A launcher for background work runs this many steps below the server (launcher.ts), before it
 // starts anything: what it starts inherits that priority at its fork, with no moment at the
 // server's own, and so does everything those processes start in turn.
-// A system that refuses (a seccomp filter, say) leaves it at the server's priority, which is only
-// slower for the server, never a reason not to start anything.
 const niceness = Number(process.argv[2] ?? 0);
-if (niceness > 0) {
-  try {
-    setPriority(Math.min(19, getPriority() + niceness));
-  } catch {
-    // Left at the server's priority.
-  }
-}
+if (niceness > 0) setPriority(Math.min(19, getPriority() + niceness));
 
 function send(message: FromLauncher, handle?: Socket): void {
   // After the server is gone there is no one to tell; the launcher is about to exit.
