@@ -1,5 +1,4 @@
-export { backgroundLauncher, launch, launcher, Launcher, type LaunchOptions } from './launcher.js';
+export { launch, launcher, Launcher, type LaunchOptions } from './launcher.js';
 export { LaunchedProcess } from './launched-process.js';
 export type { StdioKind } from './protocol.js';
 export type { PipedProcess, StartedProcess } from './started-process.js';
-export { BACKGROUND_NICENESS, inBackground } from './priority.js';

@@ -7,16 +7,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { getPriority, setPriority } from 'node:os';
 import type { FromLauncher, LaunchRequest, ToLauncher } from './protocol.js';
 
 const children = new Map<number, ChildProcess>();
-
-// A launcher for background work runs this many steps below the server (launcher.ts), before it
-// starts anything: what it starts inherits that priority at its fork, with no moment at the
-// server's own, and so does everything those processes start in turn.
-const niceness = Number(process.argv[2] ?? 0);
-if (niceness > 0) setPriority(Math.min(19, getPriority() + niceness));
 
 function send(message: FromLauncher, handle?: Socket): void {
   // After the server is gone there is no one to tell; the launcher is about to exit.

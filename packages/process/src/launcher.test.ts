@@ -1,18 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { getPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  BACKGROUND_NICENESS,
-  backgroundLauncher,
-  inBackground,
-  launch,
-  Launcher,
-  launcher as sharedLauncher,
-  type LaunchedProcess,
-  type StartedProcess,
-} from './index.js';
+import { Launcher, type LaunchedProcess } from './index.js';
 
 const launcher = new Launcher();
 afterAll(() => launcher.close());
@@ -24,7 +15,7 @@ interface Outcome {
   signal: NodeJS.Signals | null;
 }
 
-function outcome(child: LaunchedProcess | StartedProcess): Promise<Outcome> {
+function outcome(child: LaunchedProcess): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -202,39 +193,5 @@ describe('Launcher', () => {
     const pid = own.helperPid!;
     own.close();
     await expect.poll(() => alive(pid)).toBe(false);
-  });
-
-  it('runs what background work starts, and what that starts in turn, at a lower priority', async () => {
-    const own = getPriority();
-    const lowered = Math.min(19, own + BACKGROUND_NICENESS);
-    // `nice` prints the priority it runs at; the inner one is a grandchild.
-    const script = ['-c', 'nice; sh -c nice'];
-    const niceness = async (child: LaunchedProcess | StartedProcess) =>
-      (await outcome(child)).stdout.trim().split('\n').map(Number);
-
-    const low = new Launcher({ niceness: BACKGROUND_NICENESS });
-    try {
-      expect(await niceness(low.launch('sh', script))).toEqual([lowered, lowered]);
-      // The helper itself, so no process it starts has a moment at the server's priority.
-      expect(getPriority(low.helperPid!)).toBe(lowered);
-    } finally {
-      low.close();
-    }
-    try {
-      expect(await niceness(launch('sh', script))).toEqual([own, own]);
-      expect(await inBackground(() => niceness(launch('sh', script)))).toEqual([lowered, lowered]);
-      // Work that awaits before starting a process is still background work.
-      expect(
-        await inBackground(async () => {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          return niceness(launch('sh', script));
-        }),
-      ).toEqual([lowered, lowered]);
-      // And the server's own priority is untouched.
-      expect(getPriority()).toBe(own);
-    } finally {
-      sharedLauncher.close();
-      backgroundLauncher.close();
-    }
   });
 });

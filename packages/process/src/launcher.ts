@@ -1,7 +1,6 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { LaunchedProcess, errnoError } from './launched-process.js';
-import { BACKGROUND_NICENESS, inBackgroundWork } from './priority.js';
 import type { FromLauncher, StdioKind, ToLauncher } from './protocol.js';
 import type { StartedProcess } from './started-process.js';
 
@@ -39,14 +38,8 @@ function plainEnv(env: NodeJS.ProcessEnv): Record<string, string> {
  */
 export class Launcher {
   #child: ChildProcess | undefined;
-  /** nice(2) steps below this process that the helper, and so all it starts, runs at. */
-  readonly #niceness: number;
   readonly #running = new Map<number, { launched: LaunchedProcess; helper: ChildProcess }>();
   #nextId = 1;
-
-  constructor(options: { niceness?: number } = {}) {
-    this.#niceness = options.niceness ?? 0;
-  }
 
   launch(file: string, args: readonly string[], options: LaunchOptions = {}): LaunchedProcess {
     const stdio = options.stdio ?? ['pipe', 'pipe', 'pipe'];
@@ -93,7 +86,7 @@ export class Launcher {
   #helper(): ChildProcess {
     if (this.#child?.connected) return this.#child;
     const url = childUrl();
-    const child = fork(url, [String(this.#niceness)], {
+    const child = fork(url, [], {
       // Nothing of this process's flags (loaders, inspector, profiler): the helper only forks.
       execArgv: url.pathname.endsWith('.ts') ? ['--experimental-strip-types', '--no-warnings'] : [],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -169,12 +162,8 @@ export class Launcher {
 /** The process's launcher. */
 export const launcher = new Launcher();
 
-/** The launcher for background work's processes (priority.ts), at a lower priority. */
-export const backgroundLauncher = new Launcher({ niceness: BACKGROUND_NICENESS });
-
 /**
- * Starts `file` with `args` through the process's launcher (see Launcher; inside inBackground, the
- * background launcher, whose processes run at a lower priority), or with `direct` from
+ * Starts `file` with `args` through the process's launcher (see Launcher), or with `direct` from
  * this process (Node's spawn), for a caller that needs the pid at once: such a start blocks the
  * event loop for a fork of the whole process.
  */
@@ -184,7 +173,6 @@ export function launch(
   options: LaunchOptions & { direct?: boolean } = {},
 ): StartedProcess {
   const { direct, ...rest } = options;
-  // Background work never starts directly: only interactive shells do, for their pid.
-  if (!direct) return (inBackgroundWork() ? backgroundLauncher : launcher).launch(file, args, rest);
+  if (!direct) return launcher.launch(file, args, rest);
   return spawn(file, args, { ...rest, stdio: rest.stdio ?? ['pipe', 'pipe', 'pipe'] });
 }

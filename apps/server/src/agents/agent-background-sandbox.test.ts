@@ -1,6 +1,6 @@
 import { feedOf } from '../testing/feed.js';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { getPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, prepareSandbox, type EmbeddedRunner } from '@tandem/agent';
 import {
@@ -12,7 +12,6 @@ import {
   type FakeChatResponse,
 } from '@tandem/agent/testing';
 import { agents } from '@tandem/db';
-import { BACKGROUND_NICENESS, launch } from '@tandem/process';
 import { createAgentResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -37,15 +36,6 @@ describe('an agent whose sandbox is prepared in the background', () => {
   let gate: Promise<void> = Promise.resolve();
   let release = () => {};
   let prepared = 0;
-  /** The priority a process started by each preparation ran at (`nice` prints it). */
-  const preparedAt: number[] = [];
-  const niceNow = () =>
-    new Promise<number>((resolve, reject) => {
-      const child = launch('nice', []);
-      let out = '';
-      child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-      child.on('error', reject).on('close', () => resolve(Number(out.trim())));
-    });
   const hold = () => {
     gate = new Promise((resolve) => (release = resolve));
   };
@@ -62,7 +52,6 @@ describe('an agent whose sandbox is prepared in the background', () => {
         prepareSandbox: async (...args) => {
           await gate;
           if (mode === 'fail') throw new Error('cloning failed: the code host went away');
-          preparedAt.push(await niceNow());
           const sandbox = await prepareSandbox(...args);
           prepared += 1;
           return sandbox;
@@ -324,15 +313,5 @@ describe('an agent whose sandbox is prepared in the background', () => {
       busy.mockRestore();
       for (const agentId of agentIds) await runner().idle(agentId);
     }
-  });
-
-  it("runs a background preparation's processes at a lower priority, the agent's commands at the server's", async () => {
-    mode = 'real';
-    runOneCommand('echo "priority $(nice)"');
-    const agentId = await create('Show the priority you run at');
-    await runner().idle(agentId);
-    expect(preparedAt.at(-1)).toBe(Math.min(19, getPriority() + BACKGROUND_NICENESS));
-    const shell = JSON.stringify((await feed(agentId)).filter((i) => i.item_type === 'shell_message'));
-    expect(shell).toContain(`priority ${getPriority()}`);
   });
 });

@@ -9,7 +9,7 @@ import {
 } from '@tandem/agent';
 import type { Db } from '@tandem/db';
 import { createAppAuthProvider } from '@tandem/github';
-import { backgroundLauncher, launcher } from '@tandem/process';
+import { launcher } from '@tandem/process';
 import pg from 'pg';
 import type { Sunset } from '@tandem/shared';
 import type { Logger } from 'pino';
@@ -66,10 +66,9 @@ export function describeSandbox(support: SandboxSupport, network: boolean): stri
 
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const logger = options.logger.child({ component: 'agents' });
-  // Agents' git and sandbox processes start from the launchers: booting them now keeps that boot
-  // out of the first agent's start (and its background sandbox preparation).
+  // Agents' git and sandbox processes start from the launcher: booting it now keeps that boot
+  // out of the first agent's start.
   launcher.warm();
-  backgroundLauncher.warm();
   const support = await detectSandbox(
     options.agents.sandbox === 'auto' ? {} : { force: options.agents.sandbox },
   );

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { inBackground } from '@tandem/process';
 import { createScrubber, type Scrubber } from '../sandbox/index.js';
 import { backgroundPrepares, backgroundQuiet } from './background-limit.js';
 import type { NewItem } from './items.js';
@@ -145,15 +144,12 @@ export class RunSandbox {
         // preparation must not keep a turn idle that a hurried one queues for.
         .then(() => untilQuiet(hurried, [this.run.signal, this.run.warm.closed]))
         .then(() =>
-          backgroundPrepares.run(() =>
-            // Its processes (the clone, the sandbox, the setup script) yield the CPU to the server.
-            inBackground(async () => {
-              // Queued behind other agents' clones while this run was stopped, or the runner was.
-              if (this.run.signal.aborted || this.run.warm.closed?.aborted)
-                throw new Error('stopped before its sandbox was prepared');
-              return this.prepare(agent, repo, secrets);
-            }),
-          ),
+          backgroundPrepares.run(async () => {
+            // Queued behind other agents' clones while this run was stopped, or the runner was.
+            if (this.run.signal.aborted || this.run.warm.closed?.aborted)
+              throw new Error('stopped before its sandbox was prepared');
+            return this.prepare(agent, repo, secrets);
+          }),
         ),
     );
     this.facts = asked.then(async (facts) => facts ?? this.factsFromSandbox());
