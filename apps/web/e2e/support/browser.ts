@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,7 +45,47 @@ export function useBrowser(): BrowserHarness {
         viewport: options?.viewport ?? null,
       });
       const page = await context.newPage();
+      // A failed wait says only what it waited for: what the page showed instead (an agent's feed
+      // with its error, say) is what tells a flaky run from a broken feature, in CI above all.
+      onTestFailed(async () => {
+        if (page.isClosed()) return;
+        const shown = await describePage(page).catch(
+          (error: unknown) => `(page unreadable: ${String(error)})`,
+        );
+        process.stderr.write(`\n--- what ${page.url()} showed when the test failed ---\n${shown}\n---\n`);
+      });
       return { context, page };
     },
   };
+}
+
+/**
+ * The page's conversation feed (an agent's page), else its main text; the end of it, 4000
+ * characters. On an agent's page also what the API says now: the poll's latest timestamp beside the
+ * newest page's (read from the database), and that page's last items, so a feed that stopped
+ * updating tells a stale poll from a read that never came back.
+ */
+async function describePage(page: Page): Promise<string> {
+  const feed = page.getByRole('log', { name: 'Conversation' });
+  const region = (await feed.count()) > 0 ? feed.first() : page.locator('body');
+  const text = await region.innerText({ timeout: 2000 });
+  const shown = text.length > 4000 ? `…${text.slice(-4000)}` : text;
+  const agentId = /\/agents?\/([0-9a-f-]{36})/.exec(page.url())?.[1];
+  if (!agentId) return shown;
+  const api = await page.evaluate(async (id) => {
+    const get = async (path: string) => {
+      const response = await fetch(`${path}?trajectory_id=${id}`);
+      return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
+    };
+    const poll = await get('/api/agent/latest-timestamp');
+    const newest = await get('/api/agent/conversation');
+    const page = newest.body as { latest_timestamp?: string; conversation?: unknown[] } | null;
+    return {
+      poll: `${poll.status} ${JSON.stringify(poll.body)}`,
+      newest: `${newest.status} latest_timestamp ${page?.latest_timestamp}, ${page?.conversation?.length} items, the last: ${JSON.stringify(
+        page?.conversation?.slice(-3).map((item) => JSON.stringify(item).slice(0, 200)),
+      )}`,
+    };
+  }, agentId);
+  return `${shown}\n--- latest-timestamp now: ${api.poll}\n--- newest page now (end): ${api.newest}`;
 }
