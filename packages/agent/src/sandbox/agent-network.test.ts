@@ -107,6 +107,52 @@ describe.skipIf(skip !== null)(`AgentNetwork${skip ? ` (skipped: ${skip})` : ''}
     }
   });
 
+  it('starts the holder again when its sandbox setup fails after bwrap reported its pid', async () => {
+    // bubblewrap 0.8 at times fails to set up a new namespace's loopback after it has reported the
+    // sandbox's pid: the holder then exits at once, and without a retry every command failed.
+    const attempts: number[] = [];
+    const network = await AgentNetwork.create({
+      internet: false,
+      holderCommand: (attempt) => {
+        attempts.push(attempt);
+        return attempt === 1
+          ? ['/bin/sh', '-c', 'echo "loopback: Failed RTM_NEWADDR" >&2; exit 1']
+          : ['/bin/sh', '-c', 'echo ready && exec /bin/sleep infinity'];
+      },
+    });
+    try {
+      expect(attempts).toEqual([1, 2]);
+      expect(alive(network.pid)).toBe(true);
+      const result = await runCommand({
+        command: 'echo inside',
+        cwd: workspace,
+        workspace,
+        timeoutMs: 10_000,
+        kind: 'bubblewrap',
+        agentNetwork: network,
+      });
+      expect(result.output).toBe('inside\n');
+    } finally {
+      await network.dispose();
+    }
+  });
+
+  it('gives up after three failed holders, with what bwrap said, leaving none behind', async () => {
+    const marker = `tandem-holder-test-${process.pid}`;
+    const attempts: number[] = [];
+    await expect(
+      AgentNetwork.create({
+        internet: false,
+        holderCommand: (attempt) => {
+          attempts.push(attempt);
+          return ['/bin/sh', '-c', `echo "setup failed" >&2; exit 1; ${marker}`];
+        },
+      }),
+    ).rejects.toThrow(/bwrap exited: setup failed/);
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(await processesMatching(marker)).toEqual([]);
+  });
+
   it('dispose() leaves no process behind', async () => {
     const network = await AgentNetwork.create({ internet: true });
     const port = await freePort();

@@ -9,11 +9,25 @@ import { PortBridge } from './port-bridge.js';
 import { attachSlirp, findSlirp, type Slirp } from './slirp.js';
 
 const HOLDER_TIMEOUT_MS = 10_000;
+/**
+ * How often a holder whose sandbox setup failed is started again. bubblewrap 0.8 sometimes fails
+ * to configure a new namespace's loopback ("loopback: Failed RTM_NEWADDR: No child processes",
+ * seen here in about one holder in twenty-five while browser tests ran), after it has reported the
+ * sandbox's pid; every command of that agent then failed in nsenter.
+ */
+const HOLDER_ATTEMPTS = 3;
+/** The holder's command: it says so once the sandbox is set up, then waits for ever. */
+const HOLDER_COMMAND = ['/bin/sh', '-c', 'echo ready && exec /bin/sleep infinity'];
 
 export interface AgentNetworkOptions {
   /** Reach the outside world through slirp4netns (TANDEM_SANDBOX_NETWORK=on). */
   internet: boolean;
+  /** Tests: the holder's command for each attempt (1, 2, …); it must print a line once it runs. */
+  holderCommand?: (attempt: number) => string[];
 }
+
+/** The holder ended before its sandbox was ready: worth starting again. */
+class HolderExited extends Error {}
 
 /** Reads bwrap's --info-fd JSON and returns the sandbox's first process as seen from here. */
 export function readChildPid(info: Readable): Promise<number> {
@@ -59,28 +73,15 @@ export class AgentNetwork {
   static async create(options: AgentNetworkOptions): Promise<AgentNetwork> {
     const bwrap = findBwrap();
     if (!bwrap) throw new Error('agent network needs bubblewrap, and bwrap is not on PATH');
-    // Through the launcher (@tandem/process): a start from here blocks the event loop for a fork of
-    // the whole server. bwrap's --die-with-parent then follows the launcher, which exits with us.
-    const holder = launch(bwrap, holderArgs(), {
-      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
-      env: { PATH: '/usr/bin:/bin' },
-    });
-    const { exited: holderExited, stderr } = watchHelper(holder);
-    holder.stdin?.on('error', () => undefined);
-    let pid: number;
-    try {
-      pid = await withTimeout(
-        Promise.race([
-          readChildPid(holder.stdio[3] as Readable),
-          holderExited.then(() => Promise.reject(new Error(`bwrap exited: ${stderr().trim()}`))),
-        ]),
-        HOLDER_TIMEOUT_MS,
-      );
-    } catch (error) {
-      holder.kill('SIGKILL');
-      await holderExited;
-      throw error;
+    let holder: Holder | undefined;
+    for (let attempt = 1; !holder; attempt++) {
+      try {
+        holder = await startHolder(bwrap, options.holderCommand?.(attempt) ?? HOLDER_COMMAND);
+      } catch (error) {
+        if (!(error instanceof HolderExited) || attempt >= HOLDER_ATTEMPTS) throw error;
+      }
     }
+    const { pid } = holder;
     let slirp: Slirp | null = null;
     let detail = '';
     if (options.internet) {
@@ -95,7 +96,7 @@ export class AgentNetwork {
       }
     }
     const runtimeDir = mkdtempSync(join(tmpdir(), 'tandem-net-'));
-    return new AgentNetwork(holder, pid, holderExited, slirp, runtimeDir, slirp !== null, detail);
+    return new AgentNetwork(holder.process, pid, holder.exited, slirp, runtimeDir, slirp !== null, detail);
   }
 
   /** Placed before bwrap: enters the agent's user and network namespaces. */
@@ -144,14 +145,55 @@ export class AgentNetwork {
   }
 }
 
-/** The holder: nothing but `sleep` in fresh user (uid 0 there = the server's uid), net, pid namespaces. */
-function holderArgs(): string[] {
+interface Holder {
+  process: StartedProcess;
+  /** The sandboxed process, as seen from here. */
+  pid: number;
+  exited: Promise<void>;
+}
+
+/**
+ * Starts a holder and resolves once its sandbox is set up: bwrap reports the sandbox's pid before
+ * the setup inside is done, so the command's first line is what says it is. A holder that exits
+ * first rejects with HolderExited (and its stderr), one that takes too long is killed.
+ */
+async function startHolder(bwrap: string, command: string[]): Promise<Holder> {
+  // Through the launcher (@tandem/process): a start from here blocks the event loop for a fork of
+  // the whole server. bwrap's --die-with-parent then follows the launcher, which exits with us.
+  const holder = launch(bwrap, holderArgs(command), {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    env: { PATH: '/usr/bin:/bin' },
+  });
+  const { exited, stderr } = watchHelper(holder);
+  holder.stdin?.on('error', () => undefined);
+  const stdout = holder.stdout as Readable;
+  const ready = new Promise<void>((resolve) => stdout.once('data', () => resolve()));
+  try {
+    const [pid] = await withTimeout(
+      Promise.race([
+        Promise.all([readChildPid(holder.stdio[3] as Readable), ready]),
+        exited.then(() => Promise.reject(new HolderExited(`bwrap exited: ${stderr().trim()}`))),
+      ]),
+      HOLDER_TIMEOUT_MS,
+    );
+    // Nothing more comes; read on so that a stray write never blocks the holder.
+    stdout.resume();
+    return { process: holder, pid, exited };
+  } catch (error) {
+    holder.kill('SIGKILL');
+    await exited;
+    throw error;
+  }
+}
+
+/** The holder: nothing but `command` in fresh user (uid 0 there = the server's uid), net, pid namespaces. */
+function holderArgs(command: string[]): string[] {
   const args = ['--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib'];
   args.push('--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev');
   args.push('--unshare-user', '--uid', '0', '--gid', '0', '--unshare-net', '--unshare-pid');
   args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   args.push('--die-with-parent', '--cap-drop', 'ALL', '--clearenv', '--info-fd', '3');
-  args.push('/bin/sleep', 'infinity');
+  args.push(...command);
   return args;
 }
 
