@@ -3,3 +3,4 @@ export * from './data-dir-lock.js';
 export * as schema from './schema/index.js';
 export * from './schema/index.js';
 export * from './prepared.js';
+export * from './latest-timestamp.js';

@@ -78,4 +78,23 @@ describe.each(testDatabaseKinds())('appendItem on %s', (kind) => {
       .where(eq(conversationItems.actionUuid, first.actionUuid));
     expect(commits).toHaveLength(1);
   });
+
+  it('moves latest_timestamp forward even when it already holds a later time', async () => {
+    // Writers run concurrently (the run, shells, CI events): one whose time is earlier than the
+    // agent's must still move it, or open workspaces never read the newest page again.
+    const ahead = new Date(Date.now() + 60_000);
+    await database.db.update(agents).set({ latestTimestamp: ahead }).where(eq(agents.id, agentId));
+    const { timestamp } = await appendItem(database.db, agentId, {
+      itemType: 'message',
+      data: { message: 'later in the feed, earlier on the clock', username: 'tandem', role: 'assistant' },
+    });
+    const times = await agentTimes();
+    expect(times.latest?.getTime()).toBe(ahead.getTime() + 1);
+    // Last active is when it happened.
+    expect(times.active?.toISOString()).toBe(new Date(timestamp).toISOString());
+    await database.db
+      .update(agents)
+      .set({ latestTimestamp: new Date(timestamp) })
+      .where(eq(agents.id, agentId));
+  });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { agents, conversationItems, prepared, type Db } from '@tandem/db';
+import { advancedLatest, agents, conversationItems, prepared, type Db } from '@tandem/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
@@ -30,8 +30,9 @@ export interface NewItem {
 }
 
 /**
- * Writes a feed item and moves the agent's latest_timestamp in one statement (the insert in a
- * data-modifying CTE), so the 2.5 s poll never sees a timestamp whose item is not readable yet.
+ * Writes a feed item and moves the agent's latest_timestamp forward (advancedLatest) in one
+ * statement (the insert in a data-modifying CTE), so the 2.5 s poll never sees a timestamp whose
+ * item is not readable yet.
  * One statement rather than a transaction of two: on the embedded database a transaction holds
  * every other query off for its round trips, and feed items are its most frequent write (issue 15).
  */
@@ -87,7 +88,7 @@ function appendStatement(db: Db) {
   return db
     .with(inserted)
     .update(agents)
-    .set({ latestTimestamp: at, lastActive: at })
+    .set({ latestTimestamp: advancedLatest(at), lastActive: at })
     .where(eq(agents.id, sql.placeholder('agentId')));
 }
 
@@ -124,7 +125,9 @@ export async function updateItemData(
     if (changed.length)
       await tx
         .update(agents)
-        .set({ latestTimestamp: new Date(nextTimestamp()) })
+        .set({
+          latestTimestamp: advancedLatest(sql`${new Date(nextTimestamp()).toISOString()}::timestamptz`),
+        })
         .where(eq(agents.id, agentId));
   });
 }

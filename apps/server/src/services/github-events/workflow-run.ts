@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { nextTimestamp } from '@tandem/agent';
-import { agents, conversationItems, repositories, type Db } from '@tandem/db';
+import { advancedLatest, agents, conversationItems, repositories, type Db } from '@tandem/db';
 import type { CheckSuiteWebhookPayload, WorkflowRunWebhookPayload } from '@tandem/shared';
 
 /** The feed's workflow statuses (workspace §4): queued, in_progress, success, failure. */
@@ -98,7 +98,9 @@ export async function applyWorkflowRun(
     if (unique.length)
       await tx
         .update(agents)
-        .set({ latestTimestamp: new Date(nextTimestamp()) })
+        .set({
+          latestTimestamp: advancedLatest(sql`${new Date(nextTimestamp()).toISOString()}::timestamptz`),
+        })
         .where(inArray(agents.id, unique));
     return unique;
   });
