@@ -63,4 +63,17 @@ describe('InvalidatedCache', () => {
     expect(await cache.get('a', async () => 10)).toBe(10);
     expect(await cache.get('c', async () => 30)).toBe(3);
   });
+
+  it('keeps a value maxAgeMs at most, so a notice that went missing heals', async () => {
+    let now = 1_000;
+    const cache = new InvalidatedCache<number>(10, () => true, { maxAgeMs: 5_000, now: () => now });
+    let loads = 0;
+    const load = async () => ++loads;
+    expect(await cache.get('a', load)).toBe(1);
+    now += 4_999;
+    expect(await cache.get('a', load)).toBe(1);
+    now += 1;
+    expect(await cache.get('a', load)).toBe(2);
+    expect(await cache.get('a', load)).toBe(2);
+  });
 });

@@ -1,24 +1,35 @@
 /**
  * A bounded map filled on demand and emptied by change notices. A value read from the database
  * while a notice for its key arrives is returned but not kept: the read may predate the change.
- * While `enabled()` is false (notices not flowing) nothing is kept and every get loads.
+ * While `enabled()` is false (notices not flowing) nothing is kept and every get loads. A value is
+ * also kept `maxAgeMs` at most, so one whose notice went missing cannot outlive that.
  */
 export class InvalidatedCache<V> {
-  private readonly values = new Map<string, V>();
+  private readonly values = new Map<string, { value: V; keptAt: number }>();
   /** Loads under way per key; `stale` once a notice for the key arrived during them. */
   private readonly loads = new Map<string, { count: number; stale: boolean }>();
 
   constructor(
     private readonly maxEntries: number,
     private readonly enabled: () => boolean,
+    private readonly options: { maxAgeMs?: number; now?: () => number } = {},
   ) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
 
   get size(): number {
     return this.values.size;
   }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
-    if (this.values.has(key)) return this.values.get(key)!;
+    const kept = this.values.get(key);
+    if (kept) {
+      const { maxAgeMs } = this.options;
+      if (maxAgeMs === undefined || this.now() - kept.keptAt < maxAgeMs) return kept.value;
+      this.values.delete(key);
+    }
     if (!this.enabled()) return load();
     let pending = this.loads.get(key);
     if (!pending) {
@@ -49,6 +60,6 @@ export class InvalidatedCache<V> {
   private keep(key: string, value: V): void {
     // Oldest first: a Map iterates in insertion order, so the first key is the least recently kept.
     if (this.values.size >= this.maxEntries) this.values.delete(this.values.keys().next().value!);
-    this.values.set(key, value);
+    this.values.set(key, { value, keptAt: this.now() });
   }
 }

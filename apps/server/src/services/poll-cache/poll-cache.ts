@@ -8,6 +8,12 @@ import { InvalidatedCache } from './invalidated-cache.js';
 /** The channel the triggers of migration 0018 notify on. */
 export const CHANGE_CHANNEL = 'tandem_changes';
 const MAX_ENTRIES = 50_000;
+/**
+ * The longest a polled answer is kept even without a notice: a notice that went missing (none
+ * should) costs a few seconds of an old answer, not an open tab that never sees its agent's news.
+ * One query per agent per 5 s is nothing beside the polls it answers.
+ */
+const MAX_AGE_MS = 5_000;
 const RELISTEN_MS = [1_000, 5_000, 30_000];
 /** How long `settled()` waits for its own notice before giving up (and emptying the caches). */
 const SETTLE_TIMEOUT_MS = 2_000;
@@ -24,7 +30,7 @@ export interface PolledAgent {
 
 /**
  * In-process caches behind the polls every open tab makes every few seconds (latest-timestamp,
- * status-counts), kept true by the database's change notices rather than by a time limit: a poll
+ * status-counts), kept true by the database's change notices (and 5 s at most, MAX_AGE_MS): a poll
  * answered from memory is as fresh as a query, give or take the notice's delivery (milliseconds),
  * in every server process, whoever made the change. While notices do not flow (before start,
  * after the listening connection dropped) the caches keep nothing and every poll queries.
@@ -45,11 +51,13 @@ export class PollCache {
   // Other processes' barriers share the channel: a token names its process too.
   private readonly instance = randomUUID();
   /** agent id → PolledAgent. */
-  readonly agents = new InvalidatedCache<PolledAgent>(MAX_ENTRIES, this.enabled);
+  readonly agents = new InvalidatedCache<PolledAgent>(MAX_ENTRIES, this.enabled, { maxAgeMs: MAX_AGE_MS });
   /** `${installation}/${user}` → member or not. */
-  readonly members = new InvalidatedCache<boolean>(MAX_ENTRIES, this.enabled);
+  readonly members = new InvalidatedCache<boolean>(MAX_ENTRIES, this.enabled, { maxAgeMs: MAX_AGE_MS });
   /** user id → the status-counts answer. */
-  readonly statusCounts = new InvalidatedCache<StatusCounts>(MAX_ENTRIES, this.enabled);
+  readonly statusCounts = new InvalidatedCache<StatusCounts>(MAX_ENTRIES, this.enabled, {
+    maxAgeMs: MAX_AGE_MS,
+  });
 
   constructor(
     private readonly database: Pick<Database, 'listen' | 'db'>,
