@@ -268,6 +268,21 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
       (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
     );
     expect(cleared.unread_agents).toEqual([]);
+    // latest_timestamp may run a few milliseconds ahead of the clock after a burst of items: an
+    // agent read then (one agent, or all) is read, not unread.
+    const markedAt = async (url: string) => {
+      await app.database.db
+        .update(agents)
+        .set({ latestTimestamp: new Date(Date.now() + 60_000) })
+        .where(eq(agents.id, agent_id));
+      await app.pollCache.settled();
+      await app.server.inject({ method: 'POST', url, headers: as(ada) });
+      return statusCountsSchema.parse(
+        (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
+      ).unread_agents;
+    };
+    expect(await markedAt(`/api/agent/mark-read?trajectory_id=${agent_id}`)).toEqual([]);
+    expect(await markedAt('/api/agent/mark-all-read')).toEqual([]);
   });
 
   it('changes models and the summarization limit with the spec messages', async () => {

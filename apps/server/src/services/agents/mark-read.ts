@@ -1,21 +1,38 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { agentReads, agents, type Db } from '@tandem/db';
 import type { AuthenticatedUser } from '../sessions.js';
 
+/**
+ * A read mark is the later of now and the agent's latest_timestamp: that value may run a few
+ * milliseconds ahead of the clock after a burst of items (advancedLatest), and an agent read then
+ * must not count as unread.
+ */
+const keptReadAt = { readAt: sql`excluded.read_at` };
+
 export async function markAllRead(db: Db, viewer: AuthenticatedUser): Promise<void> {
   const now = new Date();
-  const own = await db.select({ id: agents.id }).from(agents).where(eq(agents.creatorId, viewer.id));
+  const own = await db
+    .select({ id: agents.id, latest: agents.latestTimestamp })
+    .from(agents)
+    .where(eq(agents.creatorId, viewer.id));
   if (!own.length) return;
   await db
     .insert(agentReads)
-    .values(own.map((a) => ({ agentId: a.id, userId: viewer.id, readAt: now })))
-    .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
+    .values(
+      own.map((a) => ({
+        agentId: a.id,
+        userId: viewer.id,
+        readAt: a.latest && a.latest > now ? a.latest : now,
+      })),
+    )
+    .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: keptReadAt });
 }
 
 export async function markRead(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<void> {
-  const now = new Date();
+  const now = new Date().toISOString();
+  const readAt = sql`greatest(${now}::timestamptz, (select ${agents.latestTimestamp} from ${agents} where ${agents.id} = ${agentId}))`;
   await db
     .insert(agentReads)
-    .values({ agentId, userId: viewer.id, readAt: now })
-    .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
+    .values({ agentId, userId: viewer.id, readAt })
+    .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: keptReadAt });
 }
