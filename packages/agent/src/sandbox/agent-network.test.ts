@@ -48,19 +48,25 @@ describe.skipIf(skip !== null)(`AgentNetwork${skip ? ` (skipped: ${skip})` : ''}
   });
   afterAll(() => cleanup());
 
+  /** Runs `command` in the workspace's sandbox, inside `network`. */
+  const runInside = (network: AgentNetwork, command: string) =>
+    runCommand({
+      command,
+      cwd: workspace,
+      workspace,
+      timeoutMs: 10_000,
+      kind: 'bubblewrap',
+      agentNetwork: network,
+    });
+
   it('gives commands tap0 and slirp DNS; forwards a loopback-only server to a host port', async () => {
     const network = await AgentNetwork.create({ internet: true });
     try {
       expect(network.internet).toBe(true);
-      const shape = await runCommand({
-        command:
-          'ip -o -4 addr show tap0 | grep -o "10.0.2.100/24"; ip route | grep default; cat /etc/resolv.conf',
-        cwd: workspace,
-        workspace,
-        timeoutMs: 10_000,
-        kind: 'bubblewrap',
-        agentNetwork: network,
-      });
+      const shape = await runInside(
+        network,
+        'ip -o -4 addr show tap0 | grep -o "10.0.2.100/24"; ip route | grep default; cat /etc/resolv.conf',
+      );
       expect(shape.output).toBe('10.0.2.100/24\ndefault via 10.0.2.2 dev tap0 \nnameserver 10.0.2.3\n');
 
       const port = await freePort();
@@ -93,14 +99,10 @@ describe.skipIf(skip !== null)(`AgentNetwork${skip ? ` (skipped: ${skip})` : ''}
   it('without internet: loopback only, no resolv.conf', async () => {
     const network = await AgentNetwork.create({ internet: false });
     try {
-      const result = await runCommand({
-        command: 'grep -c : /proc/net/dev; ls /etc/resolv.conf 2>/dev/null || echo no-resolv',
-        cwd: workspace,
-        workspace,
-        timeoutMs: 10_000,
-        kind: 'bubblewrap',
-        agentNetwork: network,
-      });
+      const result = await runInside(
+        network,
+        'grep -c : /proc/net/dev; ls /etc/resolv.conf 2>/dev/null || echo no-resolv',
+      );
       expect(result.output).toBe('1\nno-resolv\n');
     } finally {
       await network.dispose();
@@ -123,14 +125,7 @@ describe.skipIf(skip !== null)(`AgentNetwork${skip ? ` (skipped: ${skip})` : ''}
     try {
       expect(attempts).toEqual([1, 2]);
       expect(alive(network.pid)).toBe(true);
-      const result = await runCommand({
-        command: 'echo inside',
-        cwd: workspace,
-        workspace,
-        timeoutMs: 10_000,
-        kind: 'bubblewrap',
-        agentNetwork: network,
-      });
+      const result = await runInside(network, 'echo inside');
       expect(result.output).toBe('inside\n');
     } finally {
       await network.dispose();
