@@ -10,6 +10,7 @@ import { agents } from './schema/agents.js';
  * when none followed. Two items within one millisecond did the same (the column keeps the
  * milliseconds of a Date).
  */
-export function advancedLatest(at: SQL): SQL {
-  return sql`greatest(${at}, ${agents.latestTimestamp} + interval '1 millisecond')`;
+export function advancedLatest(at: SQL | Date): SQL {
+  const time = at instanceof Date ? sql`${at.toISOString()}::timestamptz` : at;
+  return sql`greatest(${time}, ${agents.latestTimestamp} + interval '1 millisecond')`;
 }

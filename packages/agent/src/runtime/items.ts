@@ -126,7 +126,7 @@ export async function updateItemData(
       await tx
         .update(agents)
         .set({
-          latestTimestamp: advancedLatest(sql`${new Date(nextTimestamp()).toISOString()}::timestamptz`),
+          latestTimestamp: advancedLatest(new Date(nextTimestamp())),
         })
         .where(eq(agents.id, agentId));
   });

@@ -7,32 +7,23 @@ import type { AuthenticatedUser } from '../sessions.js';
  * milliseconds ahead of the clock after a burst of items (advancedLatest), and an agent read then
  * must not count as unread.
  */
+const readAt = (agentId: string, now: string) =>
+  sql`greatest(${now}::timestamptz, (select ${agents.latestTimestamp} from ${agents} where ${agents.id} = ${agentId}))`;
 const keptReadAt = { readAt: sql`excluded.read_at` };
 
 export async function markAllRead(db: Db, viewer: AuthenticatedUser): Promise<void> {
-  const now = new Date();
-  const own = await db
-    .select({ id: agents.id, latest: agents.latestTimestamp })
-    .from(agents)
-    .where(eq(agents.creatorId, viewer.id));
+  const now = new Date().toISOString();
+  const own = await db.select({ id: agents.id }).from(agents).where(eq(agents.creatorId, viewer.id));
   if (!own.length) return;
   await db
     .insert(agentReads)
-    .values(
-      own.map((a) => ({
-        agentId: a.id,
-        userId: viewer.id,
-        readAt: a.latest && a.latest > now ? a.latest : now,
-      })),
-    )
+    .values(own.map((a) => ({ agentId: a.id, userId: viewer.id, readAt: readAt(a.id, now) })))
     .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: keptReadAt });
 }
 
 export async function markRead(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<void> {
-  const now = new Date().toISOString();
-  const readAt = sql`greatest(${now}::timestamptz, (select ${agents.latestTimestamp} from ${agents} where ${agents.id} = ${agentId}))`;
   await db
     .insert(agentReads)
-    .values({ agentId, userId: viewer.id, readAt })
+    .values({ agentId, userId: viewer.id, readAt: readAt(agentId, new Date().toISOString()) })
     .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: keptReadAt });
 }

@@ -99,7 +99,7 @@ export async function applyWorkflowRun(
       await tx
         .update(agents)
         .set({
-          latestTimestamp: advancedLatest(sql`${new Date(nextTimestamp()).toISOString()}::timestamptz`),
+          latestTimestamp: advancedLatest(new Date(nextTimestamp())),
         })
         .where(inArray(agents.id, unique));
     return unique;
