@@ -283,6 +283,22 @@ describe.each(testDatabaseKinds())('agents API on %s', (kind) => {
     };
     expect(await markedAt(`/api/agent/mark-read?trajectory_id=${agent_id}`)).toEqual([]);
     expect(await markedAt('/api/agent/mark-all-read')).toEqual([]);
+    // A message sent then moves latest_timestamp forward, never back to the clock (open workspaces
+    // re-read only when it passes what they saw), and the sender's own message leaves it read.
+    const ahead = new Date(Date.now() + 60_000);
+    await app.database.db.update(agents).set({ latestTimestamp: ahead }).where(eq(agents.id, agent_id));
+    await app.pollCache.settled();
+    expect((await send({ message: 'One more thing' })).statusCode).toBe(200);
+    const [after] = await app.database.db
+      .select({ latest: agents.latestTimestamp })
+      .from(agents)
+      .where(eq(agents.id, agent_id));
+    expect(after!.latest!.getTime()).toBeGreaterThan(ahead.getTime());
+    expect(
+      statusCountsSchema.parse(
+        (await app.server.inject({ url: '/api/agents/status-counts', headers: as(ada) })).json(),
+      ).unread_agents,
+    ).toEqual([]);
   });
 
   it('changes models and the summarization limit with the spec messages', async () => {

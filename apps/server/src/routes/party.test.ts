@@ -1,4 +1,4 @@
-import { agents, conversationItems, creditTransactions, installations } from '@tandem/db';
+import { agentReads, agents, conversationItems, creditTransactions, installations } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { recordTransaction } from '@tandem/agent';
 import {
@@ -208,7 +208,13 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
       expect(badFormat.statusCode).toBe(422);
       expect((await send({ message: 'x' })).statusCode).toBe(401);
 
-      // Signed in: under their own name, whatever the body says.
+      // Signed in: under their own name, whatever the body says. latest_timestamp moves forward even
+      // when it ran ahead of the clock, and the sender's read mark keeps up with it.
+      const ahead = new Date(Date.now() + 60_000);
+      await app.database.db
+        .update(agents)
+        .set({ latestTimestamp: ahead })
+        .where(eq(agents.id, party.agent_id));
       const asMia = await send(
         { message: 'hi all', username: 'root' },
         { headers: as(mia), remoteAddress: '10.0.0.2' },
@@ -220,6 +226,16 @@ describe.each(testDatabaseKinds())('party agent on %s', (kind) => {
         .where(eq(conversationItems.actionUuid, asMia.json().event_uuid as string));
       expect(miaItem).toMatchObject({ userId: mia.id });
       expect(miaItem!.data).toMatchObject({ username: 'mia', party_sender: 'user' });
+      const [moved] = await app.database.db
+        .select({ latest: agents.latestTimestamp })
+        .from(agents)
+        .where(eq(agents.id, party.agent_id));
+      expect(moved!.latest!.getTime()).toBeGreaterThan(ahead.getTime());
+      const [miaRead] = await app.database.db
+        .select({ readAt: agentReads.readAt })
+        .from(agentReads)
+        .where(and(eq(agentReads.agentId, party.agent_id), eq(agentReads.userId, mia.id)));
+      expect(miaRead!.readAt.getTime()).toBe(moved!.latest!.getTime());
     });
 
     it('caps sizes: long messages 422, huge bodies 413, images refused', async () => {

@@ -22,8 +22,13 @@ export async function markAllRead(db: Db, viewer: AuthenticatedUser): Promise<vo
 }
 
 export async function markRead(db: Db, viewer: AuthenticatedUser, agentId: string): Promise<void> {
+  await markReadAt(db, agentId, viewer.id, new Date());
+}
+
+/** Marks the agent read for `userId` at `now` (or its later latest_timestamp); `db` may be a transaction. */
+export async function markReadAt(db: Db, agentId: string, userId: string, now: Date): Promise<void> {
   await db
     .insert(agentReads)
-    .values({ agentId, userId: viewer.id, readAt: readAt(agentId, new Date().toISOString()) })
+    .values({ agentId, userId, readAt: readAt(agentId, now.toISOString()) })
     .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: keptReadAt });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { agentReads, agents, conversationItems, eventImages, type Db } from '@tandem/db';
+import { advancedLatest, agents, conversationItems, eventImages, type Db } from '@tandem/db';
 import { type imageAttachmentSchema } from '@tandem/shared';
 import type { z } from 'zod';
 import { AppError } from '../../errors/app-error.js';
@@ -8,6 +8,7 @@ import { decodeImages, imageRows } from '../images.js';
 import type { AuthenticatedUser } from '../sessions.js';
 
 import { loadSteerableAgent, requireCredits } from './agent-access.js';
+import { markReadAt } from './mark-read.js';
 
 /** Stores a user's message (before answering) and queues the agent to pick it up. */
 export async function sendMessage(
@@ -47,12 +48,10 @@ export async function sendMessage(
     if (images.length) await tx.insert(eventImages).values(imageRows(agentId, eventUuid, images));
     await tx
       .update(agents)
-      .set({ latestTimestamp: now, lastActive: now, status: 'pending' })
+      .set({ latestTimestamp: advancedLatest(now), lastActive: now, status: 'pending' })
       .where(eq(agents.id, agentId));
-    await tx
-      .insert(agentReads)
-      .values({ agentId, userId: viewer.id, readAt: now })
-      .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
+    // Read up to the value just set: the sender's own message never makes the agent unread.
+    await markReadAt(tx, agentId, viewer.id, now);
   });
   return { event_uuid: eventUuid };
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { agentReads, agents, conversationItems, type Db } from '@tandem/db';
+import { advancedLatest, agents, conversationItems, type Db } from '@tandem/db';
 import { PARTY_DAILY_CAP_MESSAGE, partyTooLongMessage } from '@tandem/shared';
 import { AppError } from '../../errors/app-error.js';
 import type { PartySettings } from '../../config/party.js';
 import { requireCredits, type AgentRow } from '../agents/agent-access.js';
+import { markReadAt } from '../agents/mark-read.js';
 import { partyCreditsSpentToday, startOfUtcDay } from './count-party-spend.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,14 +72,9 @@ export async function sendPartyMessage(
     });
     await tx
       .update(agents)
-      .set({ latestTimestamp: now, lastActive: now, status: 'pending' })
+      .set({ latestTimestamp: advancedLatest(now), lastActive: now, status: 'pending' })
       .where(eq(agents.id, agent.id));
-    if (sender.kind === 'user') {
-      await tx
-        .insert(agentReads)
-        .values({ agentId: agent.id, userId: sender.userId, readAt: now })
-        .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: { readAt: now } });
-    }
+    if (sender.kind === 'user') await markReadAt(tx, agent.id, sender.userId, now);
   });
   return { event_uuid: eventUuid };
 }
