@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { agentReads, agents, type Db } from '@tandem/db';
 import type { AuthenticatedUser } from '../sessions.js';
 
@@ -7,17 +7,26 @@ import type { AuthenticatedUser } from '../sessions.js';
  * milliseconds ahead of the clock after a burst of items (advancedLatest), and an agent read then
  * must not count as unread.
  */
+const laterOf = (now: string, latest: SQLWrapper) => sql`greatest(${now}::timestamptz, ${latest})`;
 const readAt = (agentId: string, now: string) =>
-  sql`greatest(${now}::timestamptz, (select ${agents.latestTimestamp} from ${agents} where ${agents.id} = ${agentId}))`;
+  laterOf(now, sql`(select ${agents.latestTimestamp} from ${agents} where ${agents.id} = ${agentId})`);
 const keptReadAt = { readAt: sql`excluded.read_at` };
 
+/** One statement for all the viewer's agents, each marked at the later of now and its own value. */
 export async function markAllRead(db: Db, viewer: AuthenticatedUser): Promise<void> {
   const now = new Date().toISOString();
-  const own = await db.select({ id: agents.id }).from(agents).where(eq(agents.creatorId, viewer.id));
-  if (!own.length) return;
   await db
     .insert(agentReads)
-    .values(own.map((a) => ({ agentId: a.id, userId: viewer.id, readAt: readAt(a.id, now) })))
+    .select(
+      db
+        .select({
+          agentId: agents.id,
+          userId: agents.creatorId,
+          readAt: laterOf(now, agents.latestTimestamp).as('read_at'),
+        })
+        .from(agents)
+        .where(eq(agents.creatorId, viewer.id)),
+    )
     .onConflictDoUpdate({ target: [agentReads.agentId, agentReads.userId], set: keptReadAt });
 }
 
