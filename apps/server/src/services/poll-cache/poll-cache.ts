@@ -51,13 +51,16 @@ export class PollCache {
   // Other processes' barriers share the channel: a token names its process too.
   private readonly instance = randomUUID();
   /** agent id → PolledAgent. */
-  readonly agents = new InvalidatedCache<PolledAgent>(MAX_ENTRIES, this.enabled, { maxAgeMs: MAX_AGE_MS });
+  readonly agents = this.cache<PolledAgent>();
   /** `${installation}/${user}` → member or not. */
-  readonly members = new InvalidatedCache<boolean>(MAX_ENTRIES, this.enabled, { maxAgeMs: MAX_AGE_MS });
+  readonly members = this.cache<boolean>();
   /** user id → the status-counts answer. */
-  readonly statusCounts = new InvalidatedCache<StatusCounts>(MAX_ENTRIES, this.enabled, {
-    maxAgeMs: MAX_AGE_MS,
-  });
+  readonly statusCounts = this.cache<StatusCounts>();
+
+  /** One of the caches: bounded, emptied by notices, and kept MAX_AGE_MS at most. */
+  private cache<V>(): InvalidatedCache<V> {
+    return new InvalidatedCache<V>(MAX_ENTRIES, this.enabled, { maxAgeMs: MAX_AGE_MS });
+  }
 
   constructor(
     private readonly database: Pick<Database, 'listen' | 'db'>,
