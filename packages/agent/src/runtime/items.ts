@@ -125,9 +125,7 @@ export async function updateItemData(
     if (changed.length)
       await tx
         .update(agents)
-        .set({
-          latestTimestamp: advancedLatest(new Date(nextTimestamp())),
-        })
+        .set({ latestTimestamp: advancedLatest(new Date(nextTimestamp())) })
         .where(eq(agents.id, agentId));
   });
 }

@@ -98,9 +98,7 @@ export async function applyWorkflowRun(
     if (unique.length)
       await tx
         .update(agents)
-        .set({
-          latestTimestamp: advancedLatest(new Date(nextTimestamp())),
-        })
+        .set({ latestTimestamp: advancedLatest(new Date(nextTimestamp())) })
         .where(inArray(agents.id, unique));
     return unique;
   });
