@@ -49,7 +49,7 @@ if (!only || only === 'memory') {
 }
 if (!only || only === 'web') {
   console.error('web figures (Chromium)…');
-  figures.push(...(await webFigures({ runs: 9 })));
+  figures.push(...(await webFigures({ runs: 25 })));
 }
 
 if (!only || only === 'agents') {

@@ -8,7 +8,7 @@ const server = 'http://localhost:8080';
 const page = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), themeScript(), precompress()],
+  plugins: [react(), themeScript(['index.html']), precompress()],
   // Workspace packages are compiled from their TypeScript sources.
   resolve: { conditions: ['@tandem/source', ...defaultClientConditions] },
   build: {

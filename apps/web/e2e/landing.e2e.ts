@@ -105,4 +105,37 @@ describe('landing page', () => {
     expect(bodies.some((body) => body.includes('monaco-editor') || body.includes('DOMPurify'))).toBe(false);
     await context.close();
   });
+
+  it("paints before its script runs, keeping the buttons' space so nothing moves when they show", async () => {
+    const { page, context } = await browser.newPage();
+    const slot = page.locator('.variant-slot');
+    const main = page.getByRole('main');
+    // Its script held back: the text is painted, the buttons' space kept, no wrong button shown.
+    await page.route('**/assets/landing-*.js', (route) => route.abort());
+    await page.goto('/?landingVariant=loginrequest');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const kept = (await slot.boundingBox())!;
+    expect(kept.height).toBeGreaterThan(30);
+    expect(await main.getByRole('link').count()).toBe(0);
+    expect(await main.getByRole('button').count()).toBe(0);
+
+    // With it, the chosen buttons show in that space, and the page records no layout shift.
+    await page.unroute('**/assets/landing-*.js');
+    await page.reload();
+    await main.getByRole('button', { name: 'Request a Demo' }).waitFor();
+    expect(await slot.boundingBox()).toEqual(kept);
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => {
+            const entries = list.getEntries() as (PerformanceEntry & { value: number })[];
+            resolve(entries.reduce((sum, entry) => sum + entry.value, 0));
+          }).observe({ type: 'layout-shift', buffered: true });
+          // No entry at all is no shift: the observer then never calls back.
+          setTimeout(() => resolve(0), 500);
+        }),
+    );
+    expect(shift).toBe(0);
+    await context.close();
+  });
 });

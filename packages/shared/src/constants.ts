@@ -13,6 +13,11 @@ export const STORAGE_KEYS = {
 } as const;
 
 export const SESSION_COOKIE = 'access_token';
+/**
+ * The stored theme choice ('light' | 'dark'), mirrored from local storage into a cookie so the
+ * server can send the landing page already in it, with no script before its first paint.
+ */
+export const THEME_COOKIE = 'theme';
 /** Header a same-origin client sends on state-changing calls authenticated by cookie (CSRF defence). */
 export const CSRF_HEADER = 'x-tandem-csrf';
 export const INSTALLATION_HEADER = 'x-installation-id';

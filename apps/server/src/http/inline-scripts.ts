@@ -17,8 +17,8 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * The hashes for the built web app's pages, index.html and landing.html (they share the theme
- * script), or none when it is not built.
+ * The hashes for the built web app's pages, index.html (its theme script) and landing.html (none
+ * today: its theme comes from a cookie), or none when it is not built.
  */
 export function webAppScriptHashes(webDist: string): string[] {
   const hashes = ['index.html', 'landing.html']

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillLandingPage, hasSessionCookie } from './landing-page.js';
+import { fillLandingPage, hasSessionCookie, landingTheme, withLandingTheme } from './landing-page.js';
 
 const TEMPLATE =
   '<nav><a href="/docs">Docs</a><!--tandem:discord--></nav><main><!--tandem:claim--></main><footer><!--tandem:footer--></footer>';
@@ -43,5 +43,34 @@ describe('hasSessionCookie', () => {
     expect(hasSessionCookie(request('tandem_lead=x'))).toBe(false);
     expect(hasSessionCookie(request('my_access_token=abc'))).toBe(false);
     expect(hasSessionCookie(request('access_token='))).toBe(false);
+  });
+});
+
+describe('landingTheme', () => {
+  const request = (cookie?: string) => ({ headers: cookie === undefined ? {} : { cookie } });
+  it("reads the theme cookie's light or dark, and nothing else", () => {
+    expect(landingTheme(request('theme=dark'))).toBe('dark');
+    expect(landingTheme(request('access_token=a; theme=light; lead=x'))).toBe('light');
+    expect(landingTheme(request('theme=light '))).toBe('light');
+    for (const cookie of [
+      undefined,
+      '',
+      'theme=',
+      'theme=Dark',
+      'theme=darker',
+      'mytheme=dark',
+      'theme=dark,x',
+    ])
+      expect(landingTheme(request(cookie)), cookie).toBe('system');
+  });
+});
+
+describe('withLandingTheme', () => {
+  it('marks the root element, and leaves the page alone for the system theme', () => {
+    const html = '<!doctype html>\n<html lang="en"><head></head><body></body></html>';
+    expect(withLandingTheme(html, 'dark')).toBe(
+      '<!doctype html>\n<html data-theme="dark" lang="en"><head></head><body></body></html>',
+    );
+    expect(withLandingTheme(html, 'system')).toBe(html);
   });
 });

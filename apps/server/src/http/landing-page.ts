@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '@tandem/shared';
+import { SESSION_COOKIE, THEME_COOKIE } from '@tandem/shared';
 import type { SiteConfig } from '../config/schema.js';
 import { escapeHtml } from './escape-html.js';
 
@@ -14,6 +14,26 @@ const SESSION_COOKIE_SET = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
  */
 export function hasSessionCookie(request: Pick<FastifyRequest, 'headers'>): boolean {
   return SESSION_COOKIE_SET.test(request.headers.cookie ?? '');
+}
+
+/** The landing page's theme: the visitor's stored choice, else the system's (its CSS follows it). */
+export type LandingTheme = 'light' | 'dark' | 'system';
+export const LANDING_THEMES: readonly LandingTheme[] = ['light', 'dark', 'system'];
+
+const THEME_COOKIE_VALUE = new RegExp(`(?:^|;)\\s*${THEME_COOKIE}=(light|dark)\\s*(?:;|$)`);
+
+/**
+ * The theme cookie's choice (the web app mirrors the stored theme into it), so the landing page is
+ * sent already in it with no script before its paint. Anything but light or dark is no choice.
+ */
+export function landingTheme(request: Pick<FastifyRequest, 'headers'>): LandingTheme {
+  const match = THEME_COOKIE_VALUE.exec(request.headers.cookie ?? '');
+  return match?.[1] === 'light' || match?.[1] === 'dark' ? match[1] : 'system';
+}
+
+/** The page with its root element marked with the theme (none for the system's). */
+export function withLandingTheme(html: string, theme: LandingTheme): string {
+  return theme === 'system' ? html : html.replace(/<html\b/i, `<html data-theme="${theme}"`);
 }
 
 /**

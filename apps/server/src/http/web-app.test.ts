@@ -225,12 +225,32 @@ describe('the landing page for visitors without a session', () => {
     expect(docs.body).toContain('<div id="root">');
   });
 
+  it("marks the page with the theme cookie's choice, and leaves the system's to its CSS", async () => {
+    const page = async (cookie?: string) => {
+      const res = await app.inject({ url: '/', headers: cookie ? { cookie } : {} });
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    expect(await page('theme=dark')).toContain('<html data-theme="dark"><head>');
+    expect(await page('lead=x; theme=light')).toContain('<html data-theme="light"><head>');
+    // No choice, or anything but light or dark (a cookie is the visitor's to write): no mark.
+    for (const cookie of [undefined, 'theme=', 'theme=blue', 'theme=dark"><script>', 'mytheme=dark']) {
+      const html = await page(cookie);
+      expect(html, cookie).toContain('<html><head>');
+      expect(html, cookie).not.toContain('data-theme');
+    }
+    // Each theme's copy is compressed too.
+    const br = await app.inject({ url: '/', headers: { 'accept-encoding': 'br', cookie: 'theme=light' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('<html data-theme="light">');
+  });
+
   it('never serves the unfilled template by its file name', async () => {
     const res = await app.inject({ url: '/landing.html' });
     expect(res.statusCode).toBe(404);
   });
 
-  it("allows the landing page's inline script by its hash in the CSP", () => {
+  it("allows a landing page's inline script, should it have one, by its hash in the CSP", () => {
     expect(webAppScriptHashes(dir)).toContain(
       `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`,
     );

@@ -4,8 +4,20 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '@tandem/shared';
 import { escapeHtml } from './escape-html.js';
-import { hasSessionCookie, LANDING_PATHS } from './landing-page.js';
-import { chooseEncoding, compressHtml, precompressHtml } from './precompressed-html.js';
+import {
+  hasSessionCookie,
+  LANDING_PATHS,
+  LANDING_THEMES,
+  landingTheme,
+  withLandingTheme,
+  type LandingTheme,
+} from './landing-page.js';
+import {
+  chooseEncoding,
+  compressHtml,
+  precompressHtml,
+  type PrecompressedHtml,
+} from './precompressed-html.js';
 
 /** Paths owned by the server: an unknown one is a JSON 404, never the SPA's index.html. */
 const SERVER_PREFIXES = ['/api/', '/auth/', '/asset/', '/user_asset/'];
@@ -65,10 +77,14 @@ export async function registerWebApp(
   // The landing page for visitors without a session (docs/decisions.md "Landing page without the
   // SPA"); a build from before it had none, and then everyone gets the SPA's landing page.
   const landingFile = join(webDist, 'landing.html');
-  const landingHtml =
-    hasBuild && existsSync(landingFile)
-      ? precompressHtml((options.landingPage ?? ((html) => html))(readFileSync(landingFile, 'utf8')))
-      : undefined;
+  // One copy per theme (the theme cookie's choice, or none), each compressed once.
+  let landingHtml: Record<LandingTheme, PrecompressedHtml> | undefined;
+  if (hasBuild && existsSync(landingFile)) {
+    const filled = (options.landingPage ?? ((html) => html))(readFileSync(landingFile, 'utf8'));
+    landingHtml = Object.fromEntries(
+      LANDING_THEMES.map((theme) => [theme, precompressHtml(withLandingTheme(filled, theme))]),
+    ) as Record<LandingTheme, PrecompressedHtml>;
+  }
   if (hasBuild) {
     const assetsDir = resolve(webDist, 'assets') + sep;
     await app.register(fastifyStatic, {
@@ -104,8 +120,8 @@ export async function registerWebApp(
       }
       const path = request.url.split('?')[0]!;
       if (LANDING_PATHS.has(path) && landingHtml !== undefined) {
-        // One URL, two pages by cookie: caches must not hand one visitor's page to the other. (Also
-        // for the SPA's file: @fastify/static's own Vary would be replaced by one set here.)
+        // One URL, pages by cookie (session, theme): caches must not hand one visitor's page to
+        // another. (Also for the SPA's file: @fastify/static's own Vary would be replaced by one set here.)
         reply.header('vary', 'accept-encoding, cookie');
         if (!hasSessionCookie(request)) {
           // Compressed once at start, like the build's files (the compression hook skips this handler).
@@ -114,7 +130,7 @@ export async function registerWebApp(
           return reply
             .header('cache-control', 'no-cache')
             .type('text/html; charset=utf-8')
-            .send(landingHtml[encoding ?? 'identity']);
+            .send(landingHtml[landingTheme(request)][encoding ?? 'identity']);
         }
       }
       const meta = await options

@@ -8,12 +8,18 @@ import { startLanding } from './static-landing';
 const LANDING_HTML = readFileSync(join(__dirname, '../../landing.html'), 'utf8');
 const body = /<body>([\s\S]*)<\/body>/.exec(LANDING_HTML)![1]!;
 
-/** landing.html's markup at `url`, as the browser has it before the script runs. */
-function openLanding(url: string) {
+/**
+ * landing.html's markup at `url`, as the browser has it before the script runs: the server marks
+ * <html> with the theme cookie's choice, and leaves it unmarked without one.
+ */
+function openLanding(url: string, theme?: 'light' | 'dark') {
   window.history.replaceState(null, '', url);
   document.body.innerHTML = body;
-  document.documentElement.dataset.theme = 'light';
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
 }
+
+const themeCookie = () => /(?:^|;\s*)theme=([^;]*)/.exec(document.cookie)?.[1];
 
 const main = () => document.querySelector('main')!;
 const labels = (root: ParentNode) =>
@@ -27,6 +33,7 @@ describe('the landing page without the SPA (landing.html + static-landing.ts)', 
   beforeEach(() => {
     localStorage.clear();
     sessionStorage.clear();
+    document.cookie = 'theme=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT';
     resetLeadForTests();
     fetchMock = vi.fn(
       async () =>
@@ -81,6 +88,27 @@ describe('the landing page without the SPA (landing.html + static-landing.ts)', 
     window.dispatchEvent(new KeyboardEvent('keydown', { altKey: true, code: 'KeyT', key: 't' }));
     expect(document.documentElement.dataset.theme).toBe('light');
     expect(localStorage.getItem('theme')).toBe('light');
+    // The cookie follows, so the server sends the next visit's page already in it.
+    expect(themeCookie()).toBe('light');
+  });
+
+  it('applies a choice stored before the theme cookie existed, and mirrors it into the cookie', () => {
+    localStorage.setItem('theme', 'dark');
+    openLanding('/');
+    stop = startLanding();
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(themeCookie()).toBe('dark');
+  });
+
+  it('keeps the system theme when nothing is stored, and writes no cookie for it', () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(prefers-color-scheme: dark)' }));
+    openLanding('/');
+    stop = startLanding();
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(themeCookie()).toBeUndefined();
+    document.getElementById('theme-toggle')!.click();
+    expect(document.documentElement.dataset.theme).toBe('light');
+    expect(themeCookie()).toBe('light');
   });
 
   it('loads the demo dialog on the first Request a Demo only, in the current theme', async () => {

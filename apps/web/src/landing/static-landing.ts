@@ -1,22 +1,19 @@
+import { afterFirstFrame } from '../lib/after-first-frame';
 import { webStorage } from '../lib/storage';
 import { loginPath } from '../pages/login-path';
-import { isThemeShortcut, storeThemeMode, type ThemeMode } from '../theme/theme-mode';
+import {
+  initialThemeMode,
+  isThemeShortcut,
+  storeThemeMode,
+  syncThemeCookie,
+  type ThemeMode,
+} from '../theme/theme-mode';
 import type { DemoDialogHandle } from './demo-dialog-mount';
 import { chooseLandingVariant } from './landing-variant';
 
 /** Loads React, MUI and the dialog on the first Request a Demo: they are most of the app's weight. */
 const loadDemoDialog = () => import('./demo-dialog-mount');
 const loadTracking = () => import('./landing-tracking');
-
-/**
- * Runs `fn` just after the next frame is painted (rAF runs just before it), as main.tsx does: on a
- * fast connection the script is ready before the first frame, and its work would hold the paint.
- */
-function afterFirstFrame(fn: () => void): void {
-  if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible')
-    requestAnimationFrame(() => setTimeout(fn, 0));
-  else fn();
-}
 
 /**
  * What the app's landing page does for a visitor, on landing.html's static markup: shows the
@@ -44,8 +41,11 @@ export function startLanding(
   const login = doc.getElementById('header-login');
   login?.setAttribute('href', loginPath(window.location.pathname + window.location.search));
 
-  let mode: ThemeMode = doc.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
+  // The server painted the page in the cookie's theme, else the system's (CSS); local storage is the
+  // authority, and a choice stored before the cookie existed is applied now and mirrored into it.
+  let mode: ThemeMode = initialThemeMode();
   doc.documentElement.dataset.theme = mode;
+  syncThemeCookie();
   let demo: Promise<DemoDialogHandle> | undefined;
   const toggleTheme = () => {
     mode = mode === 'light' ? 'dark' : 'light';

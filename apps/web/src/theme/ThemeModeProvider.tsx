@@ -1,7 +1,13 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { initialThemeMode, isThemeShortcut, storeThemeMode, type ThemeMode } from './theme-mode';
+import {
+  initialThemeMode,
+  isThemeShortcut,
+  storeThemeMode,
+  syncThemeCookie,
+  type ThemeMode,
+} from './theme-mode';
 import { themeFor } from './themes';
 
 interface ThemeModeContextValue {
@@ -21,6 +27,9 @@ export function ThemeModeProvider({ children }: { children: ReactNode }) {
       return next;
     });
   }, []);
+
+  // The landing page is painted from the cookie: keep it in step with a choice stored without it.
+  useEffect(syncThemeCookie, []);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
