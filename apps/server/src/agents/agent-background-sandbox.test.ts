@@ -1,8 +1,9 @@
 import { feedOf } from '../testing/feed.js';
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { git, prepareSandbox, type EmbeddedRunner } from '@tandem/agent';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { git, prepareSandbox, workspaceLockPath, type EmbeddedRunner } from '@tandem/agent';
 import {
   backgroundPrepares,
   backgroundQuiet,
@@ -36,6 +37,9 @@ describe('an agent whose sandbox is prepared in the background', () => {
   let gate: Promise<void> = Promise.resolve();
   let release = () => {};
   let prepared = 0;
+  /** A live process that "another worker" holds the next preparation's workspace lock as. */
+  let foreignHolder: number | undefined;
+  let plantedLock: string | undefined;
   const hold = () => {
     gate = new Promise((resolve) => (release = resolve));
   };
@@ -52,6 +56,13 @@ describe('an agent whose sandbox is prepared in the background', () => {
         prepareSandbox: async (...args) => {
           await gate;
           if (mode === 'fail') throw new Error('cloning failed: the code host went away');
+          if (foreignHolder !== undefined) {
+            const [deps, agent] = args;
+            plantedLock = workspaceLockPath(deps.workspacesDir, agent.id);
+            mkdirSync(dirname(plantedLock), { recursive: true });
+            writeFileSync(plantedLock, JSON.stringify({ pid: foreignHolder, host: hostname(), token: 'x' }));
+            foreignHolder = undefined;
+          }
           const sandbox = await prepareSandbox(...args);
           prepared += 1;
           return sandbox;
@@ -241,6 +252,33 @@ describe('an agent whose sandbox is prepared in the background', () => {
     // One model call: the run stopped at the tool instead of answering it.
     expect(llm.requests.length).toBe(before + 1);
     expect((await feed(agentId)).some((i) => i.item_type === 'shell_message')).toBe(false);
+  });
+
+  it("waits for another worker process's preparation of the agent's workspace", async () => {
+    mode = 'real';
+    release();
+    // Another worker on this machine, still preparing this agent's clone: it holds the lock.
+    const otherWorker = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => otherWorker.once('exit', resolve));
+    foreignHolder = otherWorker.pid!;
+    const preparedBefore = prepared;
+    runOneCommand('echo ran-after-the-other-worker');
+    const agentId = await create('Run one command');
+    await until('the other worker holds the lock', async () => (plantedLock ? true : undefined));
+    await new Promise((r) => setTimeout(r, 400));
+    // Nothing is cloned into its workspace meanwhile, and the command waits.
+    expect(existsSync(join(dirname(dirname(plantedLock!)), agentId))).toBe(false);
+    expect((await feed(agentId)).some((i) => i.item_type === 'shell_message')).toBe(false);
+    expect(prepared).toBe(preparedBefore);
+
+    // It goes away (its preparation done, or the process died): this one prepares and runs.
+    otherWorker.kill();
+    await exited;
+    await runner().idle(agentId);
+    expect(prepared).toBe(preparedBefore + 1);
+    expect(JSON.stringify(await feed(agentId))).toContain('ran-after-the-other-worker');
+    expect(existsSync(plantedLock!)).toBe(false);
+    plantedLock = undefined;
   });
 
   it('holds a preparation back for a quiet server until a tool or the next run needs it', async () => {

@@ -10,6 +10,7 @@ import {
   type PreparedWorkspace,
   type Scrubber,
   type ShellSession,
+  withWorkspaceLock,
 } from '../sandbox/index.js';
 import { endOrphanedShells } from './ended-shells.js';
 import { recordScriptLog } from './script-logs.js';
@@ -90,21 +91,14 @@ export async function wantedBranch(db: Db, agent: AgentRow): Promise<string | { 
 /** The base branch a workspace is prepared from (a user's choice, else the repository's default). */
 export const baseBranchOf = (agent: AgentRow, repo: RepoInfo) => agent.baseBranch ?? repo.defaultBranch;
 
-/**
- * Clones (or reuses) the agent's workspace and runs the repository's setup script on a fresh clone.
- * `secrets` are the run's own (read once, so what the model saw before the sandbox was ready is
- * scrubbed with the same values).
- */
-export async function prepareSandbox(
+/** The clone and its setup script, under the workspace's lock (prepareSandbox). */
+async function prepareLocked(
   deps: RuntimeDeps,
   agent: AgentRow,
   repo: RepoInfo,
   emit: (item: NewItem) => Promise<unknown>,
-  secrets?: SandboxSecrets,
-): Promise<WarmSandbox> {
-  // A fresh sandbox: any shell the feed still shows running belonged to one that is gone.
-  await endOrphanedShells(deps.db, { agentId: agent.id });
-  const { token, env, scrub } = secrets ?? (await sandboxSecrets(deps, repo));
+  { token, env, scrub }: SandboxSecrets,
+): Promise<PreparedWorkspace> {
   const workspace = await prepareWorkspace({
     root: deps.workspacesDir,
     agentId: agent.id,
@@ -146,6 +140,29 @@ export async function prepareSandbox(
       });
     }
   }
+  return workspace;
+}
+
+/**
+ * Clones (or reuses) the agent's workspace and runs the repository's setup script on a fresh clone.
+ * `secrets` are the run's own (read once, so what the model saw before the sandbox was ready is
+ * scrubbed with the same values).
+ */
+export async function prepareSandbox(
+  deps: RuntimeDeps,
+  agent: AgentRow,
+  repo: RepoInfo,
+  emit: (item: NewItem) => Promise<unknown>,
+  secrets?: SandboxSecrets,
+): Promise<WarmSandbox> {
+  // A fresh sandbox: any shell the feed still shows running belonged to one that is gone.
+  await endOrphanedShells(deps.db, { agentId: agent.id });
+  const { env, scrub } = (secrets ??= await sandboxSecrets(deps, repo));
+  // Another worker process sharing the workspaces directory may be preparing this agent's clone
+  // (a run it ended left it going): wait for it, then reuse what it made.
+  const workspace = await withWorkspaceLock(deps.workspacesDir, agent.id, () =>
+    prepareLocked(deps, agent, repo, emit, secrets),
+  );
   // Created last, so a failed clone or setup leaves no namespace behind.
   const network =
     deps.sandbox.kind === 'bubblewrap' ? await AgentNetwork.create({ internet: deps.sandbox.network }) : null;

@@ -6,6 +6,7 @@ export { storableDeep, storableText } from './storable-text.js';
 export { ShellSession, type ShellEvent, type ShellStartOptions } from './shell-session.js';
 export { mustSandboxGit, sandboxGit, type GitWorkspace } from './sandbox-git.js';
 export { WarmPool } from './warm-pool.js';
+export { withWorkspaceLock, workspaceLockPath, type WorkspaceLockOptions } from './workspace-lock.js';
 export { readRepoScript, MAX_CONTENTS_CHARS as MAX_SCRIPT_CONTENTS_CHARS } from './repo-script.js';
 export {
   git,
