@@ -11,6 +11,7 @@ import {
   type WorkerUtils,
 } from 'graphile-worker';
 import type { Pool } from 'pg';
+import { isAlive } from '../sandbox/process-tree.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
 import type { AgentRunner } from './runner.js';
 import { cancelWait } from './wait.js';
@@ -38,15 +39,6 @@ export interface QueueRunnerOptions {
 }
 
 const queueOf = (agentId: string) => `agent:${agentId}`;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Runs agents through graphile-worker on Postgres: one job queue per agent keeps its runs serial

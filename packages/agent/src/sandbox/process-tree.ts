@@ -9,6 +9,16 @@ export function signalProcess(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether a process with this pid exists on this host (EPERM: it does, as another user's). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 async function readParents(): Promise<Map<number, number[]>> {
   const children = new Map<number, number[]>();
   const entries = await readdir('/proc').catch(() => [] as string[]);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isAlive } from './process-tree.js';
 
 /**
  * Where the lock of an agent's workspace lives: beside the workspaces, in a directory no sandbox
@@ -35,16 +36,6 @@ const DEFAULTS: Required<WorkspaceLockOptions> = {
   maxWaitMs: 20 * 60_000,
 };
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, as another user's process.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function parseOwner(text: string): LockOwner | null {
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>;
@@ -72,7 +63,7 @@ async function abandonedLock(path: string, staleMs: number): Promise<string | nu
   }
   if (Date.now() - touchedAt > staleMs) return text;
   const owner = parseOwner(text);
-  return owner && owner.host === hostname() && !running(owner.pid) ? text : null;
+  return owner && owner.host === hostname() && !isAlive(owner.pid) ? text : null;
 }
 
 /** Removes the lock at `path` if it still has `content` (a narrow window: see withWorkspaceLock). */
