@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { DataDirLockedError } from '@tandem/db';
+import { lowerHelperThreadPriority } from '@tandem/process';
 import { ConfigError, loadConfig, type Config } from './config/schema.js';
 import { createLogger } from './logger.js';
 import { startServer } from './serve.js';
@@ -60,6 +61,10 @@ async function main(argv: string[]): Promise<void> {
 
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
+  // Before the first request: V8's compiler and GC threads yield to the event loop and the
+  // database's thread when the cores are busy (docs/decisions.md "V8's helper threads").
+  const helpers = lowerHelperThreadPriority(config.helperThreadNice);
+  logger.debug({ threads: helpers.threads, reason: helpers.reason }, "V8's helper threads");
   try {
     if (command === 'worker') {
       const worker = await startWorker(config, logger);

@@ -19,20 +19,16 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/** The environment of the server process in process group `group` (`main.js serve`). */
-function serverEnvironment(group: number): Record<string, string> | undefined {
+/** The server process in process group `group` (`main.js serve`). */
+function serverPid(group: number): number | undefined {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       // The process group is the 5th field of stat, after the parenthesised command name.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (Number(fields[2]) !== group || !args.some((a) => a.endsWith('main.js')) || !args.includes('serve'))
-        continue;
-      const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-      return Object.fromEntries(
-        entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]),
-      );
+      if (Number(fields[2]) === group && args.some((a) => a.endsWith('main.js')) && args.includes('serve'))
+        return Number(pid);
     } catch {
       // The process ended while it was read.
     }
@@ -40,12 +36,25 @@ function serverEnvironment(group: number): Record<string, string> | undefined {
   return undefined;
 }
 
+function environmentOf(pid: number): Record<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+}
+
+/** Each thread's id and nice value (the 19th field of its stat). */
+function threadsOf(pid: number): { tid: number; nice: number }[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
+  });
+}
+
 /**
  * Process managers and containers signal the process they started: `npm start`. npm runs the
  * script through `sh -c` and may exit without passing the signal on; the server must stop anyway.
  */
 describe('npm start', () => {
-  it('starts the server with two malloc arenas; SIGTERM to npm stops it', { timeout: 240_000 }, async () => {
+  it('starts a tuned server; SIGTERM to npm stops it', { timeout: 240_000 }, async () => {
     const [port, codehostPort] = [await freePort(), await freePort()];
     const npm = spawn('npm', ['start'], {
       cwd: root,
@@ -72,8 +81,16 @@ describe('npm start', () => {
         },
       );
       expect(await listening(port)).toBe(true);
+      const server = serverPid(npm.pid!);
+      expect(server).toBeDefined();
       // Two malloc arenas keep the idle server's memory down (docs/decisions.md).
-      expect(serverEnvironment(npm.pid!)?.MALLOC_ARENA_MAX).toBe('2');
+      expect(environmentOf(server!).MALLOC_ARENA_MAX).toBe('2');
+      // V8's four pool threads run 10 nice steps below the rest (docs/decisions.md "V8's helper
+      // threads at a lower priority"); the event loop is not among them.
+      const threads = threadsOf(server!);
+      const own = threads.find((t) => t.tid === server)!.nice;
+      expect(threads.filter((t) => t.nice === Math.min(19, own + 10))).toHaveLength(4);
+      expect(threads.filter((t) => t.nice !== own && t.nice !== Math.min(19, own + 10))).toEqual([]);
       process.kill(npm.pid!, 'SIGTERM');
       await until(
         'the server and the code host to stop',

@@ -9,6 +9,8 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({ kind: 'pglite', dataDir: '/srv/app/.tandem/pglite' });
     expect(config.agents.warmSandboxes).toBe(32);
     expect(loadConfig({ TANDEM_WARM_SANDBOXES: '0' }).agents.warmSandboxes).toBe(0);
+    expect(config.helperThreadNice).toBe(10);
+    expect(loadConfig({ TANDEM_V8_HELPER_NICE: '0' }).helperThreadNice).toBe(0);
   });
 
   it('switches to Postgres when DATABASE_URL is set', () => {
@@ -20,6 +22,8 @@ describe('loadConfig', () => {
     [{ TANDEM_AGENT_CONCURRENCY: '257' }, 'TANDEM_AGENT_CONCURRENCY must be a whole number from 1 to 256'],
     [{ TANDEM_WARM_SANDBOXES: '-1' }, 'TANDEM_WARM_SANDBOXES must be a whole number from 0 to 1024'],
     [{ TANDEM_WARM_SANDBOXES: '1025' }, 'TANDEM_WARM_SANDBOXES must be a whole number from 0 to 1024'],
+    [{ TANDEM_V8_HELPER_NICE: '20' }, 'TANDEM_V8_HELPER_NICE must be a whole number from 0 to 19'],
+    [{ TANDEM_V8_HELPER_NICE: '-5' }, 'TANDEM_V8_HELPER_NICE must be a whole number from 0 to 19'],
     [{ PORT: 'eighty' }, 'PORT must be a port number from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT must be a port number'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WARM_MAX } from '@tandem/agent';
+import { DEFAULT_HELPER_NICE } from '@tandem/process';
 import {
   DEFAULT_MODEL_KEY,
   DEFAULT_SANDBOX_HOST,
@@ -167,6 +168,13 @@ export const envSchema = z.object({
       'must be a whole number from 1 to 256',
     )
     .transform(Number),
+  /** Nice steps between the event loop and V8's compiler and GC threads (@tandem/process). */
+  TANDEM_V8_HELPER_NICE: z
+    .string()
+    .trim()
+    .default(String(DEFAULT_HELPER_NICE))
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 19, 'must be a whole number from 0 to 19')
+    .transform(Number),
   TANDEM_WARM_SANDBOXES: z
     .string()
     .trim()
@@ -191,6 +199,8 @@ export interface Config {
   /** Per-client limits on unauthenticated writes; false turns them off. */
   rateLimits: RateLimits | false;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** How many nice steps below the event loop V8's helper threads run; 0 leaves them (main.ts). */
+  helperThreadNice: number;
   /** Lower-cased logins of product admins. */
   admins: ReadonlySet<string>;
   github: GitHubConfig;
@@ -304,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     trustedProxies: parseTrustedProxies(e.TANDEM_TRUSTED_PROXIES) as TrustedProxies,
     rateLimits: e.TANDEM_RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : false,
     logLevel: e.LOG_LEVEL,
+    helperThreadNice: e.TANDEM_V8_HELPER_NICE,
     admins: new Set(
       (e.TANDEM_ADMINS ?? (e.GITHUB_API_URL ? '' : 'ada'))
         .split(',')
