@@ -19,7 +19,7 @@ export const DEFAULT_HELPER_NICE = 10;
 export interface HelperThreads {
   /** The pool's thread ids, oldest first; empty where they cannot be told apart. */
   threads: number[];
-  /** Why nothing was found, if nothing was. */
+  /** Why nothing was found, or why not every thread found could be lowered. */
   reason?: string;
 }
 
