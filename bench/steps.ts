@@ -4,7 +4,7 @@
  * process, on the same clock as the request that caused it):
  * - cold create → first model request, beside a bare `git clone` of the same repository;
  * - warm message → next model request on a small agent, beside a Node HTTP round trip;
- * - the same at 50k conversation items, beside the small agent;
+ * - the same on an agent with 50k conversation items, beside a small one (messaged in turns);
  * - N agents (BENCH_AGENTS, default 100) at concurrency N with a 1 s model, beside the ideal 1 s.
  */
 import { execFile } from 'node:child_process';
@@ -97,25 +97,29 @@ async function createAgent(api: Api, body: string): Promise<string> {
 }
 
 /**
- * The median of 7 messages' latency to the model request, after one unmeasured message: the first
- * message after a change of phase (the cold agents, the 50k items seeded) read 18-39 ms, the rest
- * mostly 10-20, on either side alike; with 5 samples, two slow ones moved the median.
+ * Each agent's median latency from a message to its model request, over 7 messages taken in turns
+ * (one agent, then the next) after one unmeasured round. In turns, so that what the server warms up
+ * meanwhile and the machine's drift fall on every agent alike: measured one agent after the other,
+ * the first messages after a change of phase read 18-39 ms against 10-20 for the rest, and the
+ * 50k-item figure read 1.09x and 1.27x in two runs an hour apart.
  */
-async function warmLatency(api: Api, model: FakeModel, agentId: string) {
-  const samples: number[] = [];
+async function warmLatencies(api: Api, model: FakeModel, agentIds: string[]): Promise<number[]> {
+  const samples: number[][] = agentIds.map(() => []);
   for (let i = -1; i < 7; i++) {
-    await allIdle(api);
-    const arrived = model.next();
-    const sent = performance.now();
-    await api(`/api/agent/message?trajectory_id=${agentId}`, {
-      method: 'POST',
-      body: { message: i < 0 ? 'Warm-up' : `Message ${i}`, images: [], comments: [] },
-    });
-    if (i >= 0) samples.push((await arrived) - sent);
-    else await arrived;
+    for (const [n, agentId] of agentIds.entries()) {
+      await allIdle(api);
+      const arrived = model.next();
+      const sent = performance.now();
+      await api(`/api/agent/message?trajectory_id=${agentId}`, {
+        method: 'POST',
+        body: { message: i < 0 ? 'Warm-up' : `Message ${i}`, images: [], comments: [] },
+      });
+      const latency = (await arrived) - sent;
+      if (i >= 0) samples[n]!.push(latency);
+    }
   }
   await allIdle(api);
-  return median(samples);
+  return samples.map(median);
 }
 
 /**
@@ -184,11 +188,11 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
     }
 
     const colds: number[] = [];
-    let agentId = '';
+    const agentIds: string[] = [];
     for (let i = 0; i < 3; i++) {
       const arrived = model.next();
       const started = performance.now();
-      agentId = await createAgent(api, `Say done (${i})`);
+      agentIds.push(await createAgent(api, `Say done (${i})`));
       colds.push((await arrived) - started);
       await allIdle(api);
       // The run ended at the model's answer; its sandbox is still being prepared in the
@@ -207,7 +211,10 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
       ok: cold / clone <= 1.5,
     });
 
-    const small = await warmLatency(api, model, agentId);
+    // Two of those agents, one with 50k conversation items, messaged in turns.
+    const [largeAgent, smallAgent] = [agentIds[0]!, agentIds[2]!];
+    await seed(target)(largeAgent, 50_000);
+    const [small, large] = (await warmLatencies(api, model, [smallAgent, largeAgent])) as [number, number];
     const trip = median(trips);
     figures.push({
       name: 'warm message → model request (ms)',
@@ -218,8 +225,6 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
       goal: 'measured',
       ok: true,
     });
-    await seed(target)(agentId, 50_000);
-    const large = await warmLatency(api, model, agentId);
     figures.push({
       name: 'warm message at 50k items (ms)',
       baseline: round(small),
