@@ -87,16 +87,10 @@ export function findHelperThreads(poolSize: number | undefined, taskDir = '/proc
  * (a thread id is a valid target of setpriority() there); elsewhere, and where the threads cannot
  * be told apart, it changes nothing and says why.
  */
-export function lowerHelperThreadPriority(
-  steps: number,
-  options: { execArgv?: readonly string[]; nodeOptions?: string; taskDir?: string } = {},
-): HelperThreads {
+export function lowerHelperThreadPriority(steps: number): HelperThreads {
   if (process.platform !== 'linux') return { threads: [], reason: 'not Linux' };
   if (steps === 0) return { threads: [], reason: 'turned off' };
-  const found = findHelperThreads(
-    v8PoolSize(options.execArgv ?? process.execArgv, options.nodeOptions ?? process.env.NODE_OPTIONS),
-    options.taskDir,
-  );
+  const found = findHelperThreads(v8PoolSize(process.execArgv, process.env.NODE_OPTIONS));
   const lowered: number[] = [];
   for (const tid of found.threads) {
     try {
