@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyDependencyPatches } from './patch-dependencies.mjs';
 
 export const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -43,7 +44,11 @@ function lockHash() {
 /** `npm ci` when node_modules is missing or was installed from another package-lock.json. */
 export async function ensureInstalled() {
   const hash = lockHash();
-  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === hash) return;
+  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === hash) {
+    // npm ci applied them (postinstall); this covers a node_modules installed before a patch.
+    applyDependencyPatches(root);
+    return;
+  }
   log('installing dependencies (npm ci)…');
   try {
     await run('npm', ['ci', '--no-audit', '--no-fund']);

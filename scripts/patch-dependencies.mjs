@@ -1,0 +1,60 @@
+// Small fixes to installed dependencies, applied after every `npm ci` (the root's postinstall) and
+// by `ensureInstalled` (scripts/lib.mjs) for a node_modules installed before a fix was added.
+// Plain Node (no dependencies). Usage: node scripts/patch-dependencies.mjs [root]
+//
+// Each fix replaces one exact piece of a package's built code. A file that already has the
+// replacement is left alone; when no file has either text (the package changed), it says so and
+// changes nothing: the fix is then lost, never guessed at. pglite-patch.test.ts (packages/db)
+// fails when the installed package is not patched.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PATCHES = [
+  {
+    name: "PGlite's result parser decodes text without copying it first",
+    // PGlite 0.5.16 (pinned in packages/db): its protocol reader's string() copied every field
+    // into a new ArrayBuffer (`buffer.slice`) before decoding it. A result row is one such copy
+    // per column; the allocations and the garbage collection they cause were a third of the
+    // database thread's time when 100 agents start on a fresh server (docs/decisions.md
+    // "Decoding PGlite's results without a copy"). TextDecoder decodes a view of the same bytes.
+    dir: 'node_modules/@electric-sql/pglite/dist',
+    from: 'string(t){return r(this,le).decode(this.bytes(t))}',
+    to: 'string(t){let n=r(this,w);return d(this,w,n+t),r(this,le).decode(new Uint8Array(r(this,x).buffer,n,t))}',
+  },
+];
+
+/**
+ * Applies every patch under `root`; returns one line per patch: `applied`, `already applied`, or
+ * why it was not (`missing`: the package is not installed; `not found`: its code changed).
+ */
+export function patchDependencies(root) {
+  return PATCHES.map((patch) => {
+    const dir = join(root, patch.dir);
+    if (!existsSync(dir)) return { name: patch.name, outcome: 'missing' };
+    let outcome = 'not found';
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+      const path = join(dir, file);
+      const text = readFileSync(path, 'utf8');
+      if (text.includes(patch.to)) outcome = outcome === 'applied' ? outcome : 'already applied';
+      else if (text.includes(patch.from)) {
+        writeFileSync(path, text.split(patch.from).join(patch.to));
+        outcome = 'applied';
+      }
+    }
+    return { name: patch.name, outcome };
+  });
+}
+
+/** Applies the patches under `root` and says what it did (nothing when all were already applied). */
+export function applyDependencyPatches(root) {
+  for (const { name, outcome } of patchDependencies(root)) {
+    if (outcome === 'not found')
+      process.stderr.write(`[tandem] dependency patch not applied (its code changed): ${name}\n`);
+    else if (outcome === 'applied') process.stdout.write(`[tandem] dependency patch applied: ${name}\n`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  applyDependencyPatches(process.argv[2] ?? dirname(dirname(fileURLToPath(import.meta.url))));
+}
