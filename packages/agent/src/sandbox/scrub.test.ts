@@ -65,6 +65,37 @@ describe('createScrubber', () => {
   });
 });
 
+describe('scrubbers for the same secrets (their patterns are built once and shared)', () => {
+  it('keeps each stream to itself when two runs scrub the same secrets at once', () => {
+    const [first, second] = [
+      createScrubber([SECRET, 'other-token']),
+      createScrubber([SECRET, 'other-token']),
+    ];
+    const a = first!.stream();
+    const b = second!.stream();
+    const shown = [a.write(`x ${SECRET.slice(0, 8)}`), b.write('plain '), a.write(SECRET.slice(8))];
+    shown.push(b.write('other-tok'), b.write('en y'), a.end(), b.end());
+    expect(shown.join('|')).not.toContain(SECRET);
+    expect(shown[0]! + shown[2] + shown[5]).toBe(`x ${REDACTED}`);
+    expect(shown[1]! + shown[3] + shown[4] + shown[6]).toBe(`plain ${REDACTED} y`);
+  });
+
+  it("never masks one list's secrets with another's, however the values split", () => {
+    const joined = createScrubber(['ab12cd34', 'ef56gh78']);
+    const split = createScrubber(['ab12cd34ef', '56gh78']);
+    expect(joined('ab12cd34ef56gh78')).toBe(`${REDACTED}${REDACTED}`);
+    expect(split('ab12cd34ef 56gh78 ab12cd34')).toBe(`${REDACTED} ${REDACTED} ab12cd34`);
+    expect(createScrubber([])('ab12cd34ef56gh78')).toBe('ab12cd34ef56gh78');
+  });
+
+  it('still masks a list used again after many others', () => {
+    const value = 'first-list-secret-9f8e7d';
+    expect(createScrubber([value])(value)).toBe(REDACTED);
+    for (let i = 0; i < 40; i++) createScrubber([`${value}-${i}`]);
+    expect(createScrubber([value])(`a ${value} b`)).toBe(`a ${REDACTED} b`);
+  });
+});
+
 describe('encodings of a secret', () => {
   const scrub = createScrubber([SECRET]);
   const b64 = (text: string) => Buffer.from(text).toString('base64');
