@@ -39,10 +39,13 @@ export async function endOrphanedShells(db: Db, scope: { agentId?: string; since
       data: { message_type: 'shutdown', message: SANDBOX_GONE_MESSAGE },
     });
   }
+  // Only rows that list ports: rewriting an empty list would still write a new row version (and
+  // an index entry each time the page is full), once per fresh sandbox and once per disposal.
   const noPorts = sql`'[]'::jsonb`;
+  const listsPorts = ne(agents.curPorts, noPorts);
   await db
     .update(agents)
     .set({ curPorts: [] })
-    .where(scope.agentId ? eq(agents.id, scope.agentId) : ne(agents.curPorts, noPorts));
+    .where(scope.agentId ? and(eq(agents.id, scope.agentId), listsPorts) : listsPorts);
   return open.length;
 }

@@ -1,7 +1,7 @@
 import { agents } from '@tandem/db';
 import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
 import { forwardedPortsOf } from '@tandem/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PortTracker } from './ports.js';
 import { insertTestAgents } from './test-support.js';
@@ -42,6 +42,33 @@ describe("PortTracker: an agent's cur_ports follow all of its shells", () => {
     ]);
     await tracker.update(api, []);
     expect(await ports()).toEqual([[5173, 100, '10.0.0.5']]);
+    await tracker.clear();
+    expect(await ports()).toEqual([]);
+  });
+
+  it('writes the row only when the list changes', async () => {
+    // xmin names the transaction that wrote the row's current version: unchanged, nothing was written.
+    const version = async () =>
+      (
+        (await database.db.execute(
+          sql`select xmin::text as v from agents where id = ${agentId}`,
+        )) as unknown as {
+          rows: { v: string }[];
+        }
+      ).rows[0]!.v;
+    const tracker = new PortTracker(database.db, agentId, '10.0.0.5');
+    await tracker.clear();
+    const empty = await version();
+    await tracker.update(shell(300), []);
+    await tracker.clear();
+    expect(await version()).toBe(empty);
+    const web = shell(400);
+    await tracker.update(web, [8080]);
+    const serving = await version();
+    expect(serving).not.toBe(empty);
+    await tracker.update(web, [8080]);
+    expect(await version()).toBe(serving);
+    expect(await ports()).toEqual([[8080, 400, '10.0.0.5']]);
     await tracker.clear();
     expect(await ports()).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { agents, type Db } from '@tandem/db';
 import { DEFAULT_SANDBOX_HOST, type ForwardedPort } from '@tandem/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { updateItemData } from './items.js';
 
 export interface PortShell {
@@ -136,7 +136,12 @@ export class PortTracker {
     };
   }
 
+  /** Writes the list when it changed: most reports (a shell without ports, a clear) change nothing. */
   private async save(): Promise<void> {
-    await this.db.update(agents).set({ curPorts: this.current() }).where(eq(agents.id, this.agentId));
+    const list = this.current();
+    await this.db
+      .update(agents)
+      .set({ curPorts: list })
+      .where(and(eq(agents.id, this.agentId), sql`${agents.curPorts} <> ${JSON.stringify(list)}::jsonb`));
   }
 }
