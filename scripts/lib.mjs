@@ -45,7 +45,8 @@ function lockHash() {
 export async function ensureInstalled() {
   const hash = lockHash();
   if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === hash) {
-    // npm ci applied them (postinstall); this covers a node_modules installed before a patch.
+    // The root's postinstall applies them after npm ci; this covers a node_modules installed
+    // before a patch existed, or with install scripts turned off.
     applyDependencyPatches(root);
     return;
   }
@@ -63,6 +64,7 @@ export async function ensureInstalled() {
       { code: error.code },
     );
   }
+  applyDependencyPatches(root);
   writeFileSync(stampPath, lockHash());
 }
 
