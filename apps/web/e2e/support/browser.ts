@@ -79,13 +79,19 @@ async function describePage(page: Page): Promise<string> {
     };
     const poll = await get('/api/agent/latest-timestamp');
     const newest = await get('/api/agent/conversation');
-    const page = newest.body as { latest_timestamp?: string; conversation?: unknown[] } | null;
+    type Item = { timestamp?: string; item_type?: string; action_type?: string | null; pid?: number | null };
+    const page = newest.body as { latest_timestamp?: string; conversation?: Item[] } | null;
     return {
       poll: `${poll.status} ${JSON.stringify(poll.body)}`,
       newest: `${newest.status} latest_timestamp ${page?.latest_timestamp}, ${page?.conversation?.length} items, the last: ${JSON.stringify(
         page?.conversation?.slice(-3).map((item) => JSON.stringify(item).slice(0, 200)),
       )}`,
+      // When each step happened: which one was slow, when a run takes longer than a test waits.
+      timeline: (page?.conversation ?? [])
+        .map((item) => `${item.timestamp} ${item.item_type}${item.action_type ? `/${item.action_type}` : ''}`)
+        .join('\n'),
+      now: new Date().toISOString(),
     };
   }, agentId);
-  return `${shown}\n--- latest-timestamp now: ${api.poll}\n--- newest page now (end): ${api.newest}`;
+  return `${shown}\n--- latest-timestamp now: ${api.poll}\n--- newest page now (end): ${api.newest}\n--- its items' times (read at ${api.now}):\n${api.timeline}`;
 }
