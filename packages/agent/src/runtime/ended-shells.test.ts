@@ -1,10 +1,10 @@
 import { agents, conversationItems } from '@tandem/db';
 import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endOrphanedShells, SANDBOX_GONE_MESSAGE } from './ended-shells.js';
 import { appendItem } from './items.js';
-import { insertTestAgents } from './test-support.js';
+import { agentRowVersion, insertTestAgents } from './test-support.js';
 
 describe('endOrphanedShells: shells of a sandbox that is gone stop showing as running', () => {
   let database: TestDatabase;
@@ -70,15 +70,9 @@ describe('endOrphanedShells: shells of a sandbox that is gone stop showing as ru
     const [row] = await database.db.select().from(agents).where(eq(agents.id, a));
     expect(row!.curPorts).toEqual([]);
     // Again: nothing left to end, and the row is not written again (xmin: its version's writer).
-    const version = async () =>
-      (
-        (await database.db.execute(sql`select xmin::text as v from agents where id = ${a}`)) as unknown as {
-          rows: { v: string }[];
-        }
-      ).rows[0]!.v;
-    const before = await version();
+    const before = await agentRowVersion(database.db, a);
     expect(await endOrphanedShells(database.db, { agentId: a })).toBe(0);
-    expect(await version()).toBe(before);
+    expect(await agentRowVersion(database.db, a)).toBe(before);
 
     // A process start-up ends every agent's open shells.
     expect(await endOrphanedShells(database.db, { since: new Date(Date.now() - 60_000) })).toBe(1);

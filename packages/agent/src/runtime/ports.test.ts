@@ -1,10 +1,10 @@
 import { agents } from '@tandem/db';
 import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
 import { forwardedPortsOf } from '@tandem/shared';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PortTracker } from './ports.js';
-import { insertTestAgents } from './test-support.js';
+import { agentRowVersion, insertTestAgents } from './test-support.js';
 
 describe("PortTracker: an agent's cur_ports follow all of its shells", () => {
   let database: TestDatabase;
@@ -47,15 +47,7 @@ describe("PortTracker: an agent's cur_ports follow all of its shells", () => {
   });
 
   it('writes the row only when the list changes', async () => {
-    // xmin names the transaction that wrote the row's current version: unchanged, nothing was written.
-    const version = async () =>
-      (
-        (await database.db.execute(
-          sql`select xmin::text as v from agents where id = ${agentId}`,
-        )) as unknown as {
-          rows: { v: string }[];
-        }
-      ).rows[0]!.v;
+    const version = () => agentRowVersion(database.db, agentId);
     const tracker = new PortTracker(database.db, agentId, '10.0.0.5');
     await tracker.clear();
     const empty = await version();

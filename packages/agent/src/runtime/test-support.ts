@@ -1,5 +1,6 @@
 // Fixtures shared by this folder's database tests (no vitest import so it type-checks with the package).
 import { agents, installations, users, type Db } from '@tandem/db';
+import { sql } from 'drizzle-orm';
 
 /** An installation, a user and `count` agents on it; returns the agents' ids. */
 export async function insertTestAgents(
@@ -25,4 +26,17 @@ export async function insertTestAgents(
     ids.push(agent!.id);
   }
   return ids;
+}
+
+/**
+ * The agent row's xmin, the transaction that wrote its current version: unchanged across a call,
+ * the call wrote nothing to the row.
+ */
+export async function agentRowVersion(db: Db, agentId: string): Promise<string> {
+  const result = (await db.execute(
+    sql`select xmin::text as v from agents where id = ${agentId}`,
+  )) as unknown as {
+    rows: { v: string }[];
+  };
+  return result.rows[0]!.v;
 }
