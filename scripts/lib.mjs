@@ -43,29 +43,26 @@ function lockHash() {
 
 /** `npm ci` when node_modules is missing or was installed from another package-lock.json. */
 export async function ensureInstalled() {
-  const hash = lockHash();
-  if (existsSync(stampPath) && readFileSync(stampPath, 'utf8') === hash) {
-    // The root's postinstall applies them after npm ci; this covers a node_modules installed
-    // before a patch existed, or with install scripts turned off.
-    applyDependencyPatches(root);
-    return;
+  if (!existsSync(stampPath) || readFileSync(stampPath, 'utf8') !== lockHash()) {
+    log('installing dependencies (npm ci)…');
+    try {
+      await run('npm', ['ci', '--no-audit', '--no-fund']);
+    } catch (error) {
+      // No `npm install` fallback: it would rewrite the lock file and hide a lock that cannot install
+      // as committed (e.g. a platform's optional package missing from it). Fix the lock instead.
+      throw Object.assign(
+        new Error(
+          `npm ci failed: ${error.message}. If it says the lock file is out of sync, run ` +
+            '`npm install --package-lock-only` and commit package-lock.json.',
+        ),
+        { code: error.code },
+      );
+    }
+    writeFileSync(stampPath, lockHash());
   }
-  log('installing dependencies (npm ci)…');
-  try {
-    await run('npm', ['ci', '--no-audit', '--no-fund']);
-  } catch (error) {
-    // No `npm install` fallback: it would rewrite the lock file and hide a lock that cannot install
-    // as committed (e.g. a platform's optional package missing from it). Fix the lock instead.
-    throw Object.assign(
-      new Error(
-        `npm ci failed: ${error.message}. If it says the lock file is out of sync, run ` +
-          '`npm install --package-lock-only` and commit package-lock.json.',
-      ),
-      { code: error.code },
-    );
-  }
+  // npm ci's postinstall applies them; this also covers a node_modules installed before a patch
+  // existed, or with install scripts turned off. Nothing is rewritten when they are in place.
   applyDependencyPatches(root);
-  writeFileSync(stampPath, lockHash());
 }
 
 function newestMtime(path) {
