@@ -109,6 +109,18 @@ const e2eScript = (previewPort: number) => ({
       ],
     },
     {
+      // The feed-following test: rows of long text, which wrap into more lines when the feed
+      // narrows, so the newest row moves down out of view unless the feed follows it.
+      match: 'narrowing feed',
+      steps: [
+        ...Array.from({ length: 12 }, (_, i) => ({
+          text: `Paragraph ${i + 1}. ${'A sentence long enough to wrap across the feed when it narrows. '.repeat(6)}`,
+          tool_calls: [{ name: 'view_files', args: { files: [{ path: 'README.md' }] } }],
+        })),
+        { tool_calls: [{ name: 'task_complete', args: { summary: 'Followed to the very end.' } }] },
+      ],
+    },
+    {
       // The repository Logs test: a commit whose format script leaves a log in acme/api.
       match: 'leave a format log',
       steps: [

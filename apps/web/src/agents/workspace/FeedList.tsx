@@ -11,6 +11,11 @@ import type { ConversationItem } from '@tandem/shared';
 /** Within this many pixels of an edge, the feed pages older items in or follows new ones. */
 const EDGE_PX = 100;
 
+/** Scrolls to the bottom: the virtualiser then renders the last rows (and measures them). */
+function showNewest(element: HTMLElement | null): void {
+  if (element) element.scrollTop = element.scrollHeight - element.clientHeight;
+}
+
 type Row =
   | { kind: 'entry'; key: string; entry: FeedEntry }
   | { kind: 'pending'; key: string; pending: PendingMessage }
@@ -35,7 +40,9 @@ export function FeedList(props: {
   followToken: number;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
+  /** Whether the feed keeps its newest row in view: until the reader scrolls up, and again at the bottom. */
+  const following = useRef(true);
+  const lastScrollTop = useRef(0);
   const anchor = useRef<string | null>(null);
   const rows: Row[] = [
     ...props.entries.map((entry) => ({ kind: 'entry' as const, key: entry.key, entry })),
@@ -49,12 +56,15 @@ export function FeedList(props: {
     overscan: 8,
     getItemKey: (index) => rows[index]?.key ?? index,
   });
+  const totalSize = virtualizer.getTotalSize();
 
   useEffect(() => {
-    atBottom.current = true;
+    following.current = true;
   }, [props.followToken]);
 
-  // Follow new rows at the bottom; after older rows arrive above, stay on the row that was on top.
+  // Follow the newest row: after rows arrive, and whenever the content's height changes under it
+  // (rows measured taller than estimated, lines wrapping when a tab opens beside the feed). After
+  // older rows arrive above, stay on the row that was on top.
   const firstKey = rows[0]?.key;
   useLayoutEffect(() => {
     if (anchor.current) {
@@ -65,16 +75,33 @@ export function FeedList(props: {
         return;
       }
     }
-    if (atBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-    // rows.length and firstKey are what change when items are appended or prepended.
+    if (following.current) showNewest(scrollRef.current);
+    // rows.length, firstKey and the total size are what change when rows arrive or grow.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows.length, firstKey, props.followToken]);
+  }, [rows.length, firstKey, totalSize, props.followToken]);
+
+  // The feed's own height changes too (the window, the composer growing): keep following.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => {
+      if (following.current) showNewest(element);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX;
-    if (el.scrollTop < EDGE_PX && props.hasMore && !props.loadingOlder) {
+    const top = el.scrollTop;
+    // Only the reader scrolling up stops the following. Content growing below the view moves the
+    // bottom away without moving the view up; judging by the distance alone stopped the feed
+    // for good when a row arrived taller than estimated or the feed narrowed.
+    if (el.scrollHeight - top - el.clientHeight < EDGE_PX) following.current = true;
+    else if (top < lastScrollTop.current) following.current = false;
+    lastScrollTop.current = top;
+    if (top < EDGE_PX && props.hasMore && !props.loadingOlder) {
       anchor.current = rows[virtualizer.getVirtualItems()[0]?.index ?? 0]?.key ?? null;
       props.onLoadOlder();
     }
