@@ -66,6 +66,8 @@ export function useConversation(agentId: string) {
     refetchIntervalInBackground: true,
   });
   const latestTimestamp = latest.data?.latest_timestamp;
+  /** Moves with every poll answer, changed or not: a read that failed is tried again at the next. */
+  const polledAt = latest.dataUpdatedAt;
 
   /** The agent's latest_timestamp as of the last newest-page read (ISO, so it sorts as text). */
   const newestRead = useRef<{ agentId: string; timestamp: string } | null>(null);
@@ -110,7 +112,8 @@ export function useConversation(agentId: string) {
   }, [agentId, stale, headers]);
 
   // The opening read does not wait for the first poll; later polls read again only when the
-  // agent has an item newer than what was read, so the first page is fetched once.
+  // agent has an item newer than what was read (or the last read failed: it did not move what was
+  // read), so the first page is fetched once.
   useEffect(() => {
     shownAgent.current = agentId;
     readNewest();
@@ -124,7 +127,7 @@ export function useConversation(agentId: string) {
       return;
     }
     if (stale()) readNewest();
-  }, [agentId, latestTimestamp, readNewest, stale]);
+  }, [agentId, latestTimestamp, polledAt, readNewest, stale]);
 
   const loadOlder = useCallback(async () => {
     if (!oldest.current || loadingOlder) return;
