@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
+import { recordPageLog } from './page-log.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,6 +46,7 @@ export function useBrowser(): BrowserHarness {
         viewport: options?.viewport ?? null,
       });
       const page = await context.newPage();
+      const pageLog = recordPageLog(page);
       // A failed wait says only what it waited for: what the page showed instead (an agent's feed
       // with its error, say) is what tells a flaky run from a broken feature, in CI above all.
       onTestFailed(async () => {
@@ -52,7 +54,10 @@ export function useBrowser(): BrowserHarness {
         const shown = await describePage(page).catch(
           (error: unknown) => `(page unreadable: ${String(error)})`,
         );
-        process.stderr.write(`\n--- what ${page.url()} showed when the test failed ---\n${shown}\n---\n`);
+        process.stderr.write(
+          `\n--- what ${page.url()} showed when the test failed ---\n${shown}\n` +
+            `--- what the page did ${pageLog()}\n---\n`,
+        );
       });
       return { context, page };
     },
