@@ -68,7 +68,7 @@ export function useBrowser(): BrowserHarness {
  * The page's conversation feed (an agent's page), else its main text; the end of it, 4000
  * characters. On an agent's page also what the API says now: the poll's latest timestamp beside the
  * newest page's (read from the database), and that page's last items, so a feed that stopped
- * updating tells a stale poll from a read that never came back.
+ * updating tells a stale poll from a read that never came back; and the logs of failed scripts.
  */
 async function describePage(page: Page): Promise<string> {
   const feed = page.getByRole('log', { name: 'Conversation' });
@@ -84,9 +84,30 @@ async function describePage(page: Page): Promise<string> {
     };
     const poll = await get('/api/agent/latest-timestamp');
     const newest = await get('/api/agent/conversation');
-    type Item = { timestamp?: string; item_type?: string; action_type?: string | null; pid?: number | null };
+    type Item = {
+      timestamp?: string;
+      item_type?: string;
+      action_type?: string | null;
+      pid?: number | null;
+      script_log?: string | null;
+      script_status?: string | null;
+    };
     const page = newest.body as { latest_timestamp?: string; conversation?: Item[] } | null;
+    // A format script that failed says why only in its log.
+    const failedLogs = await Promise.all(
+      (page?.conversation ?? [])
+        .filter((item) => item.script_log && item.script_status === 'failure')
+        .map(async (item) => {
+          const response = await fetch(`/api/agent/log?trajectory_id=${id}&log_id=${item.script_log}`);
+          const log = (await response.json().catch(() => null)) as {
+            status_code?: number;
+            output?: string;
+          } | null;
+          return `${item.script_log}: ${response.status}, exit ${log?.status_code}, output: ${log?.output?.slice(-1000)}`;
+        }),
+    );
     return {
+      failedLogs: failedLogs.join('\n'),
       poll: `${poll.status} ${JSON.stringify(poll.body)}`,
       newest: `${newest.status} latest_timestamp ${page?.latest_timestamp}, ${page?.conversation?.length} items, the last: ${JSON.stringify(
         page?.conversation?.slice(-3).map((item) => JSON.stringify(item).slice(0, 200)),
@@ -98,5 +119,6 @@ async function describePage(page: Page): Promise<string> {
       now: new Date().toISOString(),
     };
   }, agentId);
-  return `${shown}\n--- latest-timestamp now: ${api.poll}\n--- newest page now (end): ${api.newest}\n--- its items' times (read at ${api.now}):\n${api.timeline}`;
+  const logs = api.failedLogs ? `\n--- failed script logs:\n${api.failedLogs}` : '';
+  return `${shown}${logs}\n--- latest-timestamp now: ${api.poll}\n--- newest page now (end): ${api.newest}\n--- its items' times (read at ${api.now}):\n${api.timeline}`;
 }
