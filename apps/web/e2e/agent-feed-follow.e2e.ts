@@ -1,26 +1,13 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './support/browser.js';
-import { createScriptedAgent, signInAs } from './support/session.js';
+import { createScriptedAgent, signInAs, waitUntilPaused } from './support/session.js';
 
 /** Whether the element is on screen inside the feed's scroll box (not only in the DOM). */
 async function inFeedView(feed: Locator, element: Locator): Promise<boolean> {
   const [box, row] = await Promise.all([feed.boundingBox(), element.boundingBox()]);
   if (!box || !row) return false;
   return row.y >= box.y - 1 && row.y + row.height <= box.y + box.height + 1;
-}
-
-async function waitUntilPaused(page: Page, agentId: string): Promise<void> {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async (id) => {
-          const res = await fetch(`/api/agent/metadata?trajectory_id=${id}`);
-          return ((await res.json()) as { status: string }).status;
-        }, agentId),
-      { timeout: 45_000, interval: 500 },
-    )
-    .toBe('paused');
 }
 
 /**

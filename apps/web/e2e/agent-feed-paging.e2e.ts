@@ -1,7 +1,7 @@
 import { CONVERSATION_PAGE_SIZE } from '@tandem/shared';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './support/browser.js';
-import { createScriptedAgent, signInAs } from './support/session.js';
+import { createScriptedAgent, signInAs, waitUntilPaused } from './support/session.js';
 
 /**
  * Loading older conversation items against the real server: the feed opens on the newest page and
@@ -15,16 +15,7 @@ describe('paging a long conversation', () => {
     await signInAs(page, 'bob');
     const agentId = await createScriptedAgent(page, 'acme/webapp', 'Give me a long conversation, please');
     // Let the scripted run finish before opening the page, so the feed starts at its newest page.
-    await expect
-      .poll(
-        () =>
-          page.evaluate(async (id) => {
-            const res = await fetch(`/api/agent/metadata?trajectory_id=${id}`);
-            return ((await res.json()) as { status: string }).status;
-          }, agentId),
-        { timeout: 45_000, interval: 500 },
-      )
-      .toBe('paused');
+    await waitUntilPaused(page, agentId);
 
     const olderPages: { status: number; url: string }[] = [];
     let newestPageReads = 0;

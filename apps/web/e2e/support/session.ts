@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Signs in through the local code host's sign-in page and waits for the agents list. */
 export async function signInAs(page: Page, login: string): Promise<void> {
@@ -25,6 +26,20 @@ export async function createScriptedAgent(page: Page, repo: string, body: string
     },
     { repo, body },
   );
+}
+
+/** Waits until the agent's run has ended (status 'paused'): its feed is then complete. */
+export async function waitUntilPaused(page: Page, agentId: string, timeout = 45_000): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async (id) => {
+          const res = await fetch(`/api/agent/metadata?trajectory_id=${id}`);
+          return ((await res.json()) as { status: string }).status;
+        }, agentId),
+      { timeout, interval: 500 },
+    )
+    .toBe('paused');
 }
 
 /**
