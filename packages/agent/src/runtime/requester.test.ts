@@ -2,7 +2,7 @@ import { agents, conversationItems, installations, users, userSettings } from '@
 import { createTestDatabase, type TestDatabase } from '@tandem/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_AUTO_PR_INSTRUCTION, systemPrompt } from './prompt.js';
-import { requesterOf } from './run-agent.js';
+import { requesterOf } from './agent-row.js';
 
 const repo = {
   id: 'r',

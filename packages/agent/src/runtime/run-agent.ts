@@ -1,15 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  agents,
-  agentSideEffects,
-  conversationItems,
-  installations,
-  prepared,
-  repositories,
-  users,
-  userSettings,
-  type Db,
-} from '@tandem/db';
+import { agents, agentSideEffects, prepared, type Db } from '@tandem/db';
 import type { GitHubClient } from '@tandem/github';
 import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
 import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
@@ -45,12 +35,20 @@ import {
   toolSet,
   ToolInputError,
   type AgentRow,
-  type RepoInfo,
   type SubAgentOutcome,
   type SupervisionHost,
   type ToolContext,
 } from './tools/index.js';
 import type { prepareSandbox, WarmSandbox } from './warm-sandbox.js';
+import {
+  openAwakeAgent,
+  readRunRow,
+  readStepRow,
+  requesterOf,
+  type Requester,
+  type RunRepo,
+  type StepRow,
+} from './agent-row.js';
 
 export interface RuntimeLogger {
   info(details: Record<string, unknown>, message: string): void;
@@ -116,62 +114,6 @@ function needsModel(history: ModelMessage[]): boolean {
   return last.role === 'tool' && lastToolName(history) !== 'task_complete';
 }
 
-/** The repository as a run uses it, from its row (null without one). */
-function repoInfo(row: typeof repositories.$inferSelect | null): (RepoInfo & { creditLimit: number }) | null {
-  if (!row) return null;
-  const [owner = '', name = ''] = row.fullName.split('/');
-  return {
-    id: row.id,
-    fullName: row.fullName,
-    owner,
-    name,
-    installationId: row.installationId,
-    defaultBranch: row.defaultBranch ?? 'main',
-    creditLimit: row.creditLimit,
-  };
-}
-
-export interface Requester {
-  username: string;
-  email: string | null;
-  /** The user's Automatic PR Creation setting: may the agent open a pull request by itself? */
-  autoCreatePr: boolean;
-}
-
-/**
- * The person the agent of the row being read works for now, as JSON: who wrote its last message,
- * else its creator. A column of a select from `agents`, so a step reads it with the agent's row.
- * Spelled with table names: inside a single-table select drizzle writes bare column names, which
- * the subqueries would bind to their own tables.
- */
-const requesterColumn = sql<Requester | string | null>`(
-  select json_build_object(
-    'username', u.username, 'email', u.email, 'autoCreatePr', coalesce(s.auto_create_pr, true))
-  from ${users} u left join ${userSettings} s on s.user_id = u.id
-  where u.id = coalesce(
-    (select c.user_id from ${conversationItems} c join ${users} w on w.id = c.user_id
-      where c.agent_id = "agents"."id" and c.user_id is not null
-      order by c.timestamp desc limit 1),
-    "agents"."creator_id"))`;
-
-/** The requester column as read: JSON text or already parsed, depending on the driver. */
-function requesterFrom(value: Requester | string | null): Requester {
-  const parsed = typeof value === 'string' ? (JSON.parse(value) as Requester) : value;
-  return parsed ?? { username: 'unknown', email: null, autoCreatePr: true };
-}
-
-/** The person the agent works for now: who wrote the last message, else its creator. */
-export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id'>): Promise<Requester> {
-  const [row] = await prepared(db, 'requester', (d, name) =>
-    d
-      .select({ requester: requesterColumn })
-      .from(agents)
-      .where(eq(agents.id, sql.placeholder('agentId')))
-      .prepare(name),
-  ).execute({ agentId: agent.id });
-  return requesterFrom(row?.requester ?? null);
-}
-
 export class AgentRun {
   private agent!: AgentRow;
   /** Whom the agent works for, as of the step's refreshAgent(). */
@@ -180,7 +122,9 @@ export class AgentRun {
   private readonly box: RunSandbox;
   /** Set when this run's wait tool ended it. */
   private waitingUntil: Date | null = null;
-  private repo!: RepoInfo & { creditLimit: number };
+  private repo!: RunRepo;
+  /** What the run's first step reads, when the run's start brought it (openAwakeAgent). */
+  private firstStep: StepRow | null = null;
   /** Whether the model was at work in this run (a sub-agent then reports how it ended). */
   private worked = false;
   /** Set when task_complete ended the run. */
@@ -217,27 +161,25 @@ export class AgentRun {
     ).execute({ status, agentId: this.agentId });
   }
 
-  async run(): Promise<void> {
+  /**
+   * The run's start: the agent read and set 'open' when it is to run, else what a run of an asleep
+   * or waiting agent does (null: the run ends here). An awake agent, the usual case, takes one
+   * statement (openAwakeAgent) that also brings what the first step reads.
+   */
+  private async begin(): Promise<{ agent: AgentRow; waitingUntil: Date | null; awake: boolean } | null> {
     const { db } = this.deps;
-    const startedAt = isoNow();
-    // The agent and its repository in one read.
-    const [row] = await prepared(db, 'run_agent_row', (d, name) =>
-      d
-        .select({ agent: agents, repository: repositories })
-        .from(agents)
-        .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
-        .where(eq(agents.id, sql.placeholder('agentId')))
-        .prepare(name),
-    ).execute({ agentId: this.agentId });
-    const agent = row?.agent;
-    if (!agent || agent.archived) return;
-    this.agent = agent;
-    const repo = repoInfo(row.repository);
-    if (!repo) {
-      await this.emit(actionItem('ErrorEvent', { exception: 'This agent has no repository to work in.' }));
-      return this.setStatus('paused');
+    const opened = await openAwakeAgent(db, this.agentId);
+    if (opened) {
+      this.firstStep = opened;
+      this.requester = opened.requester;
+      return (await this.useRow(opened.agent, opened.repo))
+        ? { agent: opened.agent, waitingUntil: null, awake: true }
+        : null;
     }
-    this.repo = repo;
+    const row = await readRunRow(db, this.agentId);
+    if (!row || row.agent.archived) return null;
+    const { agent } = row;
+    if (!(await this.useRow(agent, row.repo))) return null;
     // A paused agent wakes on a message; a waiting one also when its time is up. A run asked for
     // otherwise (Run Scripts, a restart, a stale wake) leaves the model asleep, and without
     // scripts to start it ends before any sandbox is prepared.
@@ -253,12 +195,36 @@ export class AgentRun {
       }
       awake = news || due;
       if (!awake && !agent.pendingScripts.length) {
-        if (!waitingUntil) return;
+        if (!waitingUntil) return null;
         this.warm.wakeAt(waitingUntil);
-        return this.setStatus('waiting');
+        await this.setStatus('waiting');
+        return null;
       }
     }
     await this.setStatus('open');
+    return { agent, waitingUntil, awake };
+  }
+
+  /** Takes the run's agent and repository; without a repository the run ends with an error. */
+  private async useRow(agent: AgentRow, repo: RunRepo | null): Promise<boolean> {
+    this.agent = agent;
+    if (!repo) {
+      await this.emit(actionItem('ErrorEvent', { exception: 'This agent has no repository to work in.' }));
+      await this.setStatus('paused');
+      return false;
+    }
+    this.repo = repo;
+    return true;
+  }
+
+  async run(): Promise<void> {
+    const { db } = this.deps;
+    const startedAt = isoNow();
+    const start = await this.begin();
+    if (!start) return;
+    const { agent } = start;
+    let { waitingUntil } = start;
+    const { awake } = start;
     let end: RunEnd | undefined;
     try {
       const model = resolveModel(agent.model, this.deps.models);
@@ -269,7 +235,7 @@ export class AgentRun {
         await this.emit(actionItem('ErrorEvent', { exception: model.reason }));
         return;
       }
-      await this.box.setUp(agent, repo, awake);
+      await this.box.setUp(agent, this.repo, awake);
       // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
       // scripts and leaves the model (and any steps it had left) alone.
       end = await this.loop(model, awake);
@@ -387,21 +353,16 @@ export class AgentRun {
 
   /**
    * The agent's row, its installation's balance and whom it works for now, in one read. Read at
-   * every step: the user may switch Automatic PR Creation while the agent works.
+   * every step (the user may switch Automatic PR Creation while the agent works); the first step of
+   * a run that openAwakeAgent started uses what that statement brought.
    */
   private async refreshAgent(): Promise<{ balance: number }> {
-    const [row] = await prepared(this.deps.db, 'refresh_agent', (db, name) =>
-      db
-        .select({ agent: agents, balance: installations.creditBalance, requester: requesterColumn })
-        .from(agents)
-        .innerJoin(installations, eq(installations.id, agents.installationId))
-        .where(eq(agents.id, sql.placeholder('agentId')))
-        .prepare(name),
-    ).execute({ agentId: this.agentId });
+    const row = this.firstStep ?? (await readStepRow(this.deps.db, this.agentId));
+    this.firstStep = null;
     if (!row) throw new Error(`agent ${this.agentId} is gone`);
     this.agent = row.agent;
-    this.requester = requesterFrom(row.requester);
-    return { balance: Number(row.balance) };
+    this.requester = row.requester;
+    return { balance: row.balance };
   }
 
   /** Feeds new user messages to the model; a new message restarts the budget (as stored). */

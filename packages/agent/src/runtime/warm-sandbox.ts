@@ -116,6 +116,8 @@ async function prepareLocked(
       .update(agents)
       .set({ baseBranch: agent.baseBranch ?? workspace.baseBranch, branch: workspace.branch })
       .where(eq(agents.id, agent.id));
+    // The run's row as the database now has it: its first step may use this row unread again.
+    agent.baseBranch ??= workspace.baseBranch;
     agent.branch = workspace.branch;
   }
   if (workspace.cloned) {

@@ -1,0 +1,162 @@
+import {
+  agents,
+  conversationItems,
+  installations,
+  prepared,
+  repositories,
+  users,
+  userSettings,
+  type Db,
+} from '@tandem/db';
+import { and, eq, getTableColumns, isNull, notInArray, sql } from 'drizzle-orm';
+import { FAILED_STATUS } from './asleep.js';
+import type { AgentRow, RepoInfo } from './tools/index.js';
+
+/** The repository as a run uses it. */
+export type RunRepo = RepoInfo & { creditLimit: number };
+
+export interface Requester {
+  username: string;
+  email: string | null;
+  /** The user's Automatic PR Creation setting: may the agent open a pull request by itself? */
+  autoCreatePr: boolean;
+}
+
+/**
+ * The person the agent of the row being read works for now, as JSON: who wrote its last message,
+ * else its creator. A column of a select from (or an update of) `agents`, so a step reads it with
+ * the agent's row. Spelled with table names: inside a single-table statement drizzle writes bare
+ * column names, which the subqueries would bind to their own tables.
+ */
+const requesterColumn = sql<Requester | string | null>`(
+  select json_build_object(
+    'username', u.username, 'email', u.email, 'autoCreatePr', coalesce(s.auto_create_pr, true))
+  from ${users} u left join ${userSettings} s on s.user_id = u.id
+  where u.id = coalesce(
+    (select c.user_id from ${conversationItems} c join ${users} w on w.id = c.user_id
+      where c.agent_id = "agents"."id" and c.user_id is not null
+      order by c.timestamp desc limit 1),
+    "agents"."creator_id"))`;
+
+/** The requester column as read: JSON text or already parsed, depending on the driver. */
+function requesterFrom(value: Requester | string | null): Requester {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as Requester) : value;
+  return parsed ?? { username: 'unknown', email: null, autoCreatePr: true };
+}
+
+/** The person the agent works for now: who wrote the last message, else its creator. */
+export async function requesterOf(db: Db, agent: Pick<AgentRow, 'id'>): Promise<Requester> {
+  const [row] = await prepared(db, 'requester', (d, name) =>
+    d
+      .select({ requester: requesterColumn })
+      .from(agents)
+      .where(eq(agents.id, sql.placeholder('agentId')))
+      .prepare(name),
+  ).execute({ agentId: agent.id });
+  return requesterFrom(row?.requester ?? null);
+}
+
+type RepoFields = Pick<
+  typeof repositories.$inferSelect,
+  'id' | 'fullName' | 'installationId' | 'defaultBranch' | 'creditLimit'
+>;
+
+/** The repository as a run uses it, from its row (null without one). */
+function repoInfo(row: RepoFields | null): RunRepo | null {
+  if (!row) return null;
+  const [owner = '', name = ''] = row.fullName.split('/');
+  return {
+    id: row.id,
+    fullName: row.fullName,
+    owner,
+    name,
+    installationId: row.installationId,
+    defaultBranch: row.defaultBranch ?? 'main',
+    creditLimit: row.creditLimit,
+  };
+}
+
+/** The agent and its repository at the start of a run (any status). */
+export async function readRunRow(
+  db: Db,
+  agentId: string,
+): Promise<{ agent: AgentRow; repo: RunRepo | null } | null> {
+  const [row] = await prepared(db, 'run_agent_row', (d, name) =>
+    d
+      .select({ agent: agents, repository: repositories })
+      .from(agents)
+      .leftJoin(repositories, eq(repositories.id, agents.repositoryId))
+      .where(eq(agents.id, sql.placeholder('agentId')))
+      .prepare(name),
+  ).execute({ agentId });
+  return row ? { agent: row.agent, repo: repoInfo(row.repository) } : null;
+}
+
+/** What a step reads: the agent's row, its installation's balance and whom it works for now. */
+export interface StepRow {
+  agent: AgentRow;
+  balance: number;
+  requester: Requester;
+}
+
+/** A step's read (see StepRow), at every step: the user may switch settings while the agent works. */
+export async function readStepRow(db: Db, agentId: string): Promise<StepRow | null> {
+  const [row] = await prepared(db, 'refresh_agent', (d, name) =>
+    d
+      .select({ agent: agents, balance: installations.creditBalance, requester: requesterColumn })
+      .from(agents)
+      .innerJoin(installations, eq(installations.id, agents.installationId))
+      .where(eq(agents.id, sql.placeholder('agentId')))
+      .prepare(name),
+  ).execute({ agentId });
+  return row
+    ? { agent: row.agent, balance: Number(row.balance), requester: requesterFrom(row.requester) }
+    : null;
+}
+
+/**
+ * The usual start of a run, an awake agent (queued by a message, a new agent, a restart): its
+ * status set to 'open' and everything its first step reads (StepRow and the repository) in one
+ * statement. Null for any other start (archived, asleep, waiting, gone), which reads and decides as
+ * before. One statement instead of three: on the embedded database every statement of a hundred
+ * starting agents queues behind the others' (issue 15).
+ */
+export async function openAwakeAgent(
+  db: Db,
+  agentId: string,
+): Promise<(StepRow & { repo: RunRepo | null }) | null> {
+  const [row] = await prepared(db, 'open_awake_agent', (d, name) =>
+    d
+      .update(agents)
+      .set({ status: 'open' })
+      .where(
+        and(
+          eq(agents.id, sql.placeholder('agentId')),
+          eq(agents.archived, false),
+          notInArray(agents.status, ['paused', FAILED_STATUS]),
+          isNull(agents.wakeAt),
+        ),
+      )
+      .returning({
+        ...getTableColumns(agents),
+        openBalance: sql<number | string | null>`(select ${installations.creditBalance} from ${installations}
+          where ${installations.id} = "agents"."installation_id")`,
+        openRequester: requesterColumn,
+        openRepository: sql<RepoFields | string | null>`(select json_build_object(
+          'id', r.id, 'fullName', r.full_name, 'installationId', r.installation_id,
+          'defaultBranch', r.default_branch, 'creditLimit', r.credit_limit)
+          from ${repositories} r where r.id = "agents"."repository_id")`,
+      })
+      .prepare(name),
+  ).execute({ agentId });
+  if (!row) return null;
+  const { openBalance, openRequester, openRepository, ...agent } = row;
+  const repository =
+    typeof openRepository === 'string' ? (JSON.parse(openRepository) as RepoFields) : openRepository;
+  return {
+    agent,
+    balance: Number(openBalance ?? 0),
+    requester: requesterFrom(openRequester),
+    repo: repoInfo(repository),
+  };
+}
