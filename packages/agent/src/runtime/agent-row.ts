@@ -9,7 +9,7 @@ import {
   type Db,
 } from '@tandem/db';
 import { and, eq, getTableColumns, isNull, notInArray, sql } from 'drizzle-orm';
-import { FAILED_STATUS } from './asleep.js';
+import { ASLEEP_STATUSES } from './asleep.js';
 import type { AgentRow, RepoInfo } from './tools/index.js';
 
 /** The repository as a run uses it. */
@@ -133,7 +133,7 @@ export async function openAwakeAgent(
         and(
           eq(agents.id, sql.placeholder('agentId')),
           eq(agents.archived, false),
-          notInArray(agents.status, ['paused', FAILED_STATUS]),
+          notInArray(agents.status, [...ASLEEP_STATUSES]),
           isNull(agents.wakeAt),
         ),
       )

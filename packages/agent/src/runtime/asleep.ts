@@ -5,12 +5,15 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 /** Set only by an admin's Fail (the task monitor); a run never overwrites it. */
 export const FAILED_STATUS = 'failed';
 
+/** The statuses isAsleep names, for statements that must decide the same (agent-row.ts). */
+export const ASLEEP_STATUSES = ['paused', FAILED_STATUS] as const;
+
 /**
  * A paused or failed agent is asleep: a run asked for it (Run Scripts, a restart of the runtime, a
  * stale wake) leaves the model alone unless a message arrived. A failed agent wakes as a paused one.
  */
 export function isAsleep(status: string): boolean {
-  return status === 'paused' || status === FAILED_STATUS;
+  return (ASLEEP_STATUSES as readonly string[]).includes(status);
 }
 
 /** Now, in the feed's timestamp form (ISO 8601 with six fractional digits, which sorts as text). */

@@ -171,7 +171,6 @@ export class AgentRun {
     const opened = await openAwakeAgent(db, this.agentId);
     if (opened) {
       this.firstStep = opened;
-      this.requester = opened.requester;
       return (await this.useRow(opened.agent, opened.repo))
         ? { agent: opened.agent, waitingUntil: null, awake: true }
         : null;
