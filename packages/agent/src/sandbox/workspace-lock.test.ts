@@ -43,7 +43,11 @@ describe('withWorkspaceLock', () => {
         },
         FAST,
       );
-    expect(await Promise.all([holder('a'), holder('b')])).toEqual(['a', 'b']);
+    // 'b' asks while 'a' holds the lock. Asked at the same tick, either could win the file's
+    // creation (both go through the thread pool), and the order below would be luck.
+    const a = holder('a');
+    while (!events.includes('a in')) await new Promise((r) => setTimeout(r, 1));
+    expect(await Promise.all([a, holder('b')])).toEqual(['a', 'b']);
     expect(events).toEqual(['a in', 'a out', 'b in', 'b out']);
     // Another agent's workspace is not held up by it.
     await withWorkspaceLock(root, 'another-agent', async () => undefined, FAST);
