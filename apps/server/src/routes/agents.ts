@@ -29,6 +29,7 @@ import {
   agentMetadata,
   conversationPage,
   createAgent,
+  readMemberRepository,
   listAgents,
   loadAgent,
   loadSteerableAgent,
@@ -93,9 +94,18 @@ export function agentRoutes(
       const params = parseRequest(repoParams, request.params, 'path');
       const body = parseRequest(createAgentSchema, request.body, 'body');
       const fullName = `${params.repo_owner}/${params.repo_name}`;
-      // Agents push to the repository, so creating one takes write access there.
-      await access.require(viewer, fullName, 'write', CREATE_AGENT_WRITE_NEEDED);
-      const created = await createAgent(db, viewer, fullName, body, { models: choices, sunset: deps.sunset });
+      // Agents push to the repository, so creating one takes write access there. The repository is
+      // read once, with what the creation checks besides (membership, standing, default models).
+      const repository = await access.requireRow(
+        viewer,
+        await readMemberRepository(db, viewer.id, fullName),
+        'write',
+        CREATE_AGENT_WRITE_NEEDED,
+      );
+      const created = await createAgent(db, viewer, repository, body, {
+        models: choices,
+        sunset: deps.sunset,
+      });
       deps.runner.enqueue(created.agent_id);
       return created;
     });

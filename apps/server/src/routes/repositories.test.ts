@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { repositories, scriptLogs } from '@tandem/db';
+import { and, eq } from 'drizzle-orm';
+import { agents, memberships, repositories, scriptLogs } from '@tandem/db';
 import {
   agentMetadataSchema,
   createAgentResponseSchema,
@@ -130,6 +130,25 @@ describe('repository access, settings and logs', () => {
     });
     expect(create.statusCode).toBe(403);
     expect(create.json().detail).toBe(CREATE_AGENT_WRITE_NEEDED);
+  });
+
+  it('creates agents only for members of the installation, even with write access', async () => {
+    // Agents spend the installation's credits: write access on the code host alone is not enough.
+    const bobs = and(eq(memberships.userId, bob.id), eq(memberships.installationId, 1000));
+    const [membership] = await app.database.db.delete(memberships).where(bobs).returning();
+    try {
+      const res = await app.server.inject({
+        method: 'POST',
+        url: '/api/agents/create-agent/acme/webapp',
+        headers: as(bob),
+        payload: { body: 'Hi' },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().detail).toBe('Repository not found');
+      expect(await app.database.db.select().from(agents).where(eq(agents.creatorId, bob.id))).toEqual([]);
+    } finally {
+      await app.database.db.insert(memberships).values(membership!);
+    }
   });
 
   it('round-trips every setting, one field per PATCH, for write access', async () => {

@@ -6,6 +6,7 @@ export * from './agents/agent-access.js';
 export * from './agents/agent-metadata.js';
 export * from './agents/list-agents.js';
 export * from './agents/create-agent.js';
+export * from './agents/member-repository.js';
 export * from './agents/conversation-page.js';
 export * from './agents/send-message.js';
 export * from './agents/mark-read.js';

@@ -1,5 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { agents, installations, memberships, prepared, repositories, type Db } from '@tandem/db';
+import { and, eq } from 'drizzle-orm';
+import { agents, type Db } from '@tandem/db';
 import { DEFAULT_AGENT_TITLE, type createAgentSchema } from '@tandem/shared';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../errors/app-error.js';
@@ -10,6 +10,7 @@ import type { SunsetGate } from '../sunset-gate.js';
 
 import { requireStanding } from './agent-access.js';
 import { insertAgent } from './insert-agent.js';
+import { readMemberRepository, type MemberRepository } from './member-repository.js';
 
 /** A short title from the first message, until the agent names itself. */
 export function tempTitle(body: string): string {
@@ -69,7 +70,8 @@ export interface AgentCreationDeps {
 export async function createAgent(
   db: Db,
   viewer: AuthenticatedUser,
-  repoFullName: string,
+  /** `owner/name`, or the repository as the caller already read it for its access check. */
+  repository: string | MemberRepository,
   input: z.infer<typeof createAgentSchema>,
   deps: AgentCreationDeps,
   /** Set by the server itself, never by a request: e.g. 'generate-scripts'. */
@@ -82,35 +84,10 @@ export async function createAgent(
 ) {
   deps.sunset.requireNewAgents();
   const { models } = deps;
-  // The repository, the viewer's membership and the installation's standing in one read.
-  const [repo] = await prepared(db, 'member_repository', (d, name) =>
-    d
-      .select({
-        id: repositories.id,
-        installationId: repositories.installationId,
-        defaultModel: repositories.defaultModel,
-        defaultReviewModel: repositories.defaultReviewModel,
-        balance: installations.creditBalance,
-        bannedAt: installations.bannedAt,
-        suspendedAt: installations.suspendedAt,
-      })
-      .from(repositories)
-      .innerJoin(
-        memberships,
-        and(
-          eq(memberships.installationId, repositories.installationId),
-          eq(memberships.userId, sql.placeholder('userId')),
-        ),
-      )
-      .leftJoin(installations, eq(installations.id, repositories.installationId))
-      .where(
-        sql`lower(${repositories.fullName}) = ${sql.placeholder('name')} and ${repositories.removedAt} is null`,
-      )
-      .limit(1)
-      .prepare(name),
-  ).execute({ userId: viewer.id, name: repoFullName.toLowerCase() });
+  const repo =
+    typeof repository === 'string' ? await readMemberRepository(db, viewer.id, repository) : repository;
   // Another installation's repository answers as a missing one: its name must not leak.
-  if (!repo || (subAgentOf && repo.installationId !== subAgentOf.installationId))
+  if (!repo?.member || (subAgentOf && repo.installationId !== subAgentOf.installationId))
     throw notFound('Repository not found');
   requireStanding(repo);
   if (input.is_supervisor && !viewer.admin)

@@ -65,7 +65,7 @@ export class RepositoryAccess {
         .limit(1)
         .prepare(name),
     ).execute({ name: fullName.toLowerCase() });
-    return this.check(viewer, row, needed, refusal, REPOSITORY_NOT_FOUND);
+    return this.requireRow(viewer, row, needed, refusal);
   }
 
   /** As `require`, for a repository known by id (a log's); `missing` is the 404's text. */
@@ -80,16 +80,20 @@ export class RepositoryAccess {
       .from(repositories)
       .where(eq(repositories.id, repositoryId))
       .limit(1);
-    return this.check(viewer, row, needed, 'Forbidden', missing);
+    return this.requireRow(viewer, row, needed, 'Forbidden', missing);
   }
 
-  private async check(
+  /**
+   * As `require`, for a repository row the caller read itself with more it needs (creating an
+   * agent reads the viewer's membership and the installation's standing in the same statement).
+   */
+  async requireRow<R extends RepositoryRow>(
     viewer: AuthenticatedUser,
-    row: RepositoryRow | undefined,
+    row: R | undefined,
     needed: AccessLevel,
-    refusal: string,
-    missing: string,
-  ): Promise<AccessibleRepository> {
+    refusal = 'Forbidden',
+    missing = REPOSITORY_NOT_FOUND,
+  ): Promise<R & { level: AccessLevel }> {
     if (!row) throw notFound(missing);
     const permission = await this.permission(viewer, row);
     if (permission === 'none') throw notFound(missing);
