@@ -73,6 +73,10 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
       e.params.includes(agentId);
     const isCharge = (e: (typeof log)[number]) =>
       /insert into "credit_transactions"|update "installations" set "credit_balance"/i.test(e.query);
+    // A read of the model's context. (The step's row asks whether user messages wait to be fed,
+    // which looks at the fed ones' ids only.)
+    const readsContext = (q: string) =>
+      /from "spice_messages"/i.test(q) && !/action_uuid"? is not null/i.test(q);
     const windows: string[][] = [];
     for (let i = 0; i < log.length; i++) {
       if (!isToolResult(log[i]!)) continue;
@@ -86,11 +90,14 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
     for (const window of windows) {
       expect(window.length, window.join('\n')).toBeLessThanOrEqual(5);
       // The context is read from where the run left it, not from the start of the conversation.
-      const spiceReads = window.filter(
-        (q) => /from "spice_messages"/i.test(q) && !/"action_uuid" is not null/i.test(q),
-      );
+      const spiceReads = window.filter(readsContext);
       expect(spiceReads, window.join('\n')).toHaveLength(1);
       expect(spiceReads[0]).toMatch(/"timestamp" > \$/i);
+      // No user message was sent during the run: the step's row said so, and none were read.
+      expect(
+        window.filter((q) => /^select "action_uuid", "data"/i.test(q)),
+        window.join('\n'),
+      ).toEqual([]);
     }
 
     // The run stored the model's answers itself (three, each with a tool call), so it runs their
@@ -106,10 +113,6 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
       if (end >= 0) answered.push(log.slice(i + 1, end).map((e) => e.query));
     }
     expect(answered).toHaveLength(3);
-    for (const window of answered)
-      expect(
-        window.filter((q) => /from "spice_messages"/i.test(q)),
-        window.join('\n'),
-      ).toEqual([]);
+    for (const window of answered) expect(window.filter(readsContext), window.join('\n')).toEqual([]);
   });
 });

@@ -16,7 +16,6 @@ import type { Logger } from 'pino';
 import type { AgentsConfig, GitHubAppConfig, ModelsConfig } from '../config/schema.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { modelEnv } from '../routes/models.js';
-import { loadRepositorySecrets } from '../services/secrets.js';
 import { createSupervisionHost } from './supervision-host.js';
 
 export interface AgentRuntimeOptions {
@@ -93,7 +92,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     },
     workspacesDir: join(options.dataDir, 'workspaces'),
     sandbox: { kind: support.kind, network: options.agents.network, host: options.agents.sandboxHost },
-    secrets: (repositoryId) => loadRepositorySecrets(options.db, options.secretBox, repositoryId),
+    openSecret: (sealed) => options.secretBox.open(sealed),
     afterCharge: options.afterCharge,
     prepareSandbox: options.prepareSandbox,
   };

@@ -3,7 +3,7 @@ import { repositories, repositorySecrets } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { addSecretResponseSchema, SECRET_MESSAGES, SESSION_COOKIE, secretListSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadRepositorySecrets } from '../services/secrets.js';
+import { readSealedSecrets } from '@tandem/agent';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 describe.each(testDatabaseKinds())('secrets API on %s', (kind) => {
@@ -28,6 +28,14 @@ describe.each(testDatabaseKinds())('secrets API on %s', (kind) => {
     });
   });
 
+  /** The secrets as an agent's sandbox gets them (the runtime reads them sealed; the server opens them). */
+  const runtimeSecrets = async (repo: string) =>
+    Object.fromEntries(
+      (await readSealedSecrets(app.database.db, await repoId(repo))).map((s) => [
+        s.key,
+        app.secretBox.open(s.sealed),
+      ]),
+    );
   const add = (user: TestUser, payload: Record<string, unknown>, repo?: string) =>
     app.server.inject({ method: 'POST', url: `${base(repo)}/add-secret`, headers: as(user), payload });
   const remove = (user: TestUser, key: string, repo?: string) =>
@@ -71,7 +79,7 @@ describe.each(testDatabaseKinds())('secrets API on %s', (kind) => {
     expect(row!.sealedValue).not.toContain(value);
     expect(row!.sealedValue).toMatch(/^v1:/);
 
-    const secrets = await loadRepositorySecrets(app.database.db, app.secretBox, await repoId('acme/webapp'));
+    const secrets = await runtimeSecrets('acme/webapp');
     expect(secrets).toEqual({ API_TOKEN: value });
   });
 
@@ -121,7 +129,7 @@ describe.each(testDatabaseKinds())('secrets API on %s', (kind) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });
     expect((await list(ada)).map((s) => s.key)).not.toContain('GONE_SOON');
-    const secrets = await loadRepositorySecrets(app.database.db, app.secretBox, await repoId('acme/webapp'));
+    const secrets = await runtimeSecrets('acme/webapp');
     expect(secrets).not.toHaveProperty('GONE_SOON');
 
     const unknown = await remove(ada, 'GONE_SOON');

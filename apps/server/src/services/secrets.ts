@@ -51,21 +51,3 @@ export async function deleteSecret(db: Db, repositoryId: string, rawKey: string)
     .returning({ id: repositorySecrets.id });
   if (!deleted.length) throw notFound(SECRET_MESSAGES.notFound);
 }
-
-/**
- * Decrypted secrets for the agent runtime, key → value. A value that no longer opens (the secret
- * key was rotated) throws rather than starting an agent with a variable silently missing.
- */
-export async function loadRepositorySecrets(
-  db: Db,
-  box: Pick<SecretBox, 'open'>,
-  repositoryId: string,
-): Promise<Record<string, string>> {
-  const rows = await db
-    .select({ key: repositorySecrets.key, sealedValue: repositorySecrets.sealedValue })
-    .from(repositorySecrets)
-    .where(eq(repositorySecrets.repositoryId, repositoryId));
-  const secrets: Record<string, string> = {};
-  for (const row of rows) secrets[row.key] = box.open(row.sealedValue);
-  return secrets;
-}

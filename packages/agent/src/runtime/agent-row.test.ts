@@ -1,8 +1,17 @@
-import { agents, installations, repositories, userSettings } from '@tandem/db';
+import {
+  agents,
+  conversationItems,
+  eventImages,
+  installations,
+  repositories,
+  repositorySecrets,
+  userSettings,
+} from '@tandem/db';
 import { testDatabaseKinds, createTestDatabase, type TestDatabase } from '@tandem/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAwakeAgent, readRunRow, readStepRow } from './agent-row.js';
+import { openAwakeAgent, readRunRow, readSealedSecrets, readStepRow } from './agent-row.js';
+import { appendSpice, readUnfedMessages } from './history.js';
 import { insertTestAgents } from './test-support.js';
 
 /**
@@ -22,6 +31,11 @@ describe.each(testDatabaseKinds())('openAwakeAgent on %s', (kind) => {
       .insert(repositories)
       .values({ githubId: 70, installationId: 7, fullName: 'acme/webapp', creditLimit: 1500 })
       .returning({ id: repositories.id });
+    // Sealed as the server's secret box leaves them: the run only carries them to openSecret.
+    await db.insert(repositorySecrets).values([
+      { repositoryId: repo!.id, key: 'API_TOKEN', sealedValue: 'v1:sealed-one' },
+      { repositoryId: repo!.id, key: 'QUOTED', sealedValue: 'v1:"a\\b"\n' },
+    ]);
     // 0 pending, 1 paused, 2 failed, 3 archived, 4 waiting, 5 pending without a repository.
     for (const id of ids.slice(0, 5))
       await db.update(agents).set({ repositoryId: repo!.id }).where(eq(agents.id, id));
@@ -55,6 +69,67 @@ describe.each(testDatabaseKinds())('openAwakeAgent on %s', (kind) => {
     expect(opened!.balance).toBe(step!.balance);
     expect(opened!.requester).toEqual({ username: 'ada', email: null, autoCreatePr: false });
     expect(opened!.requester).toEqual(step!.requester);
+    // The repository's secrets, sealed, as the sandbox's own read gives them.
+    const byKey = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key);
+    expect([...opened!.secrets].sort(byKey)).toEqual([
+      { key: 'API_TOKEN', sealed: 'v1:sealed-one' },
+      { key: 'QUOTED', sealed: 'v1:"a\\b"\n' },
+    ]);
+    expect([...opened!.secrets].sort(byKey)).toEqual(
+      [...(await readSealedSecrets(database.db, opened!.repo!.id))].sort(byKey),
+    );
+  });
+
+  it('brings the user messages not yet fed, and whether there is a context to read', async () => {
+    const { db } = database;
+    const [creator] = await db.select({ id: agents.creatorId }).from(agents).where(eq(agents.id, ids[0]!));
+    const message = (text: string, timestamp: string) => ({
+      agentId: ids[0]!,
+      timestamp,
+      itemType: 'message',
+      actionUuid: crypto.randomUUID(),
+      userId: creator!.id,
+      data: { message: text, username: 'ada', nested: { quote: 'a "b" \\ c' } },
+    });
+    const first = message('First, with an image.', '2026-11-29T04:00:00.000001Z');
+    const second = message('Second.', '2026-11-29T04:00:00.000002Z');
+    await db.insert(conversationItems).values([second, first]);
+    await db.insert(eventImages).values([
+      {
+        actionUuid: first.actionUuid,
+        agentId: ids[0]!,
+        n: 1,
+        mimeType: 'image/png',
+        name: 'b.png',
+        bytes: Buffer.from('png'),
+      },
+      {
+        actionUuid: first.actionUuid,
+        agentId: ids[0]!,
+        n: 0,
+        mimeType: 'image/jpeg',
+        name: 'a.jpg',
+        bytes: Buffer.from('jpg'),
+      },
+    ]);
+    // Oldest first, with their images in order: as the separate read gives them.
+    const unfed = await readUnfedMessages(db, ids[0]!);
+    expect(unfed.map((m) => m.data.message)).toEqual(['First, with an image.', 'Second.']);
+    expect(unfed[0]!.images).toEqual([
+      { n: 0, mimeType: 'image/jpeg' },
+      { n: 1, mimeType: 'image/png' },
+    ]);
+    const opened = await openAwakeAgent(db, ids[0]!);
+    expect(opened!.unfed).toEqual(unfed);
+    expect((await readStepRow(db, ids[0]!))!.unfed).toEqual(unfed);
+    expect(opened!.hasContext).toBe(false);
+
+    // Once fed, a message is no longer brought; the agent now has a context.
+    await appendSpice(db, ids[0]!, { role: 'user', content: 'First.' }, { actionUuid: first.actionUuid });
+    const later = await openAwakeAgent(db, ids[0]!);
+    expect(later!.unfed.map((m) => m.actionUuid)).toEqual([second.actionUuid]);
+    expect((await readStepRow(db, ids[0]!))!.unfed).toEqual(later!.unfed);
+    expect(later!.hasContext).toBe(true);
   });
 
   it('leaves paused, failed, archived and waiting agents alone', async () => {
@@ -73,6 +148,7 @@ describe.each(testDatabaseKinds())('openAwakeAgent on %s', (kind) => {
   it('opens an agent without a repository and says it has none', async () => {
     const opened = await openAwakeAgent(database.db, ids[5]!);
     expect(opened?.repo).toBeNull();
+    expect(opened?.secrets).toEqual([]);
     expect(opened?.agent.status).toBe('open');
   });
 });

@@ -1,15 +1,19 @@
 import {
   agents,
   conversationItems,
+  eventImages,
   installations,
   prepared,
   repositories,
+  repositorySecrets,
+  spiceMessages,
   users,
   userSettings,
   type Db,
 } from '@tandem/db';
 import { and, eq, getTableColumns, isNull, notInArray, sql } from 'drizzle-orm';
 import { ASLEEP_STATUSES } from './asleep.js';
+import type { UnfedMessage } from './history.js';
 import type { AgentRow, RepoInfo } from './tools/index.js';
 
 /** The repository as a run uses it. */
@@ -38,10 +42,24 @@ const requesterColumn = sql<Requester | string | null>`(
       order by c.timestamp desc limit 1),
     "agents"."creator_id"))`;
 
-/** The requester column as read: JSON text or already parsed, depending on the driver. */
+/**
+ * The agent's user messages its model has not been fed yet (readUnfedMessages, as JSON): read
+ * with the step's row, so a step feeds them (syncUserMessages) without reading them again, and a
+ * step with none, the usual case, reads nothing more.
+ */
+const unfedColumn = sql<UnfedMessage[] | string>`(
+  select coalesce(json_agg(json_build_object(
+    'actionUuid', c.action_uuid, 'data', c.data, 'images', (
+      select coalesce(json_agg(json_build_object('n', i.n, 'mimeType', i.mime_type) order by i.n), '[]'::json)
+      from ${eventImages} i where i.action_uuid = c.action_uuid)) order by c.timestamp), '[]'::json)
+  from ${conversationItems} c
+  where c.agent_id = "agents"."id" and c.item_type = 'message' and c.user_id is not null
+    and c.action_uuid not in (select s.action_uuid from ${spiceMessages} s
+      where s.agent_id = "agents"."id" and s.action_uuid is not null))`;
+
+/** The requester column as read (see parsedJson). */
 function requesterFrom(value: Requester | string | null): Requester {
-  const parsed = typeof value === 'string' ? (JSON.parse(value) as Requester) : value;
-  return parsed ?? { username: 'unknown', email: null, autoCreatePr: true };
+  return parsedJson(value) ?? { username: 'unknown', email: null, autoCreatePr: true };
 }
 
 /** The person the agent works for now: who wrote the last message, else its creator. */
@@ -60,6 +78,28 @@ type RepoFields = Pick<
   typeof repositories.$inferSelect,
   'id' | 'fullName' | 'installationId' | 'defaultBranch' | 'creditLimit'
 >;
+
+/** A repository secret as stored: its value sealed by the server's secret box (RuntimeDeps.openSecret). */
+export interface SealedSecret {
+  key: string;
+  sealed: string;
+}
+
+/** A JSON column as read: text or already parsed, depending on the driver. */
+function parsedJson<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+/** The repository's secrets, sealed, for a sandbox's environment and scrubber. */
+export async function readSealedSecrets(db: Db, repositoryId: string): Promise<SealedSecret[]> {
+  return prepared(db, 'sealed_secrets', (d, name) =>
+    d
+      .select({ key: repositorySecrets.key, sealed: repositorySecrets.sealedValue })
+      .from(repositorySecrets)
+      .where(eq(repositorySecrets.repositoryId, sql.placeholder('repositoryId')))
+      .prepare(name),
+  ).execute({ repositoryId });
+}
 
 /** The repository as a run uses it, from its row (null without one). */
 function repoInfo(row: RepoFields | null): RunRepo | null {
@@ -92,39 +132,54 @@ export async function readRunRow(
   return row ? { agent: row.agent, repo: repoInfo(row.repository) } : null;
 }
 
-/** What a step reads: the agent's row, its installation's balance and whom it works for now. */
+/**
+ * What a step reads: the agent's row, its installation's balance, whom it works for now and the
+ * user messages waiting to be fed to its model.
+ */
 export interface StepRow {
   agent: AgentRow;
   balance: number;
   requester: Requester;
+  unfed: UnfedMessage[];
 }
 
 /** A step's read (see StepRow), at every step: the user may switch settings while the agent works. */
 export async function readStepRow(db: Db, agentId: string): Promise<StepRow | null> {
   const [row] = await prepared(db, 'refresh_agent', (d, name) =>
     d
-      .select({ agent: agents, balance: installations.creditBalance, requester: requesterColumn })
+      .select({
+        agent: agents,
+        balance: installations.creditBalance,
+        requester: requesterColumn,
+        unfed: unfedColumn,
+      })
       .from(agents)
       .innerJoin(installations, eq(installations.id, agents.installationId))
       .where(eq(agents.id, sql.placeholder('agentId')))
       .prepare(name),
   ).execute({ agentId });
   return row
-    ? { agent: row.agent, balance: Number(row.balance), requester: requesterFrom(row.requester) }
+    ? {
+        agent: row.agent,
+        balance: Number(row.balance),
+        requester: requesterFrom(row.requester),
+        unfed: parsedJson(row.unfed),
+      }
     : null;
 }
 
 /**
  * The usual start of a run, an awake agent (queued by a message, a new agent, a restart): its
- * status set to 'open' and everything its first step reads (StepRow and the repository) in one
- * statement. Null for any other start (archived, asleep, waiting, gone), which reads and decides as
+ * status set to 'open' and everything its first step reads (StepRow, the repository and its sealed
+ * secrets, which the sandbox and the scrubber need before the first model request, and whether it
+ * has a model context to read at all, which a new agent has not) in one statement. Null for any other start (archived, asleep, waiting, gone), which reads and decides as
  * before. One statement instead of three: on the embedded database every statement of a hundred
  * starting agents queues behind the others' (issue 15).
  */
 export async function openAwakeAgent(
   db: Db,
   agentId: string,
-): Promise<(StepRow & { repo: RunRepo | null }) | null> {
+): Promise<(StepRow & { repo: RunRepo | null; secrets: SealedSecret[]; hasContext: boolean }) | null> {
   const [row] = await prepared(db, 'open_awake_agent', (d, name) =>
     d
       .update(agents)
@@ -142,21 +197,28 @@ export async function openAwakeAgent(
         openBalance: sql<number | string | null>`(select ${installations.creditBalance} from ${installations}
           where ${installations.id} = "agents"."installation_id")`,
         openRequester: requesterColumn,
+        openUnfed: unfedColumn,
+        openContext: sql<boolean>`exists (select 1 from ${spiceMessages} s
+          where s.agent_id = "agents"."id" and s.summarized_at is null)`,
         openRepository: sql<RepoFields | string | null>`(select json_build_object(
           'id', r.id, 'fullName', r.full_name, 'installationId', r.installation_id,
           'defaultBranch', r.default_branch, 'creditLimit', r.credit_limit)
           from ${repositories} r where r.id = "agents"."repository_id")`,
+        openSecrets: sql<SealedSecret[] | string>`(select coalesce(
+          json_agg(json_build_object('key', s.key, 'sealed', s.sealed_value)), '[]'::json)
+          from ${repositorySecrets} s where s.repository_id = "agents"."repository_id")`,
       })
       .prepare(name),
   ).execute({ agentId });
   if (!row) return null;
-  const { openBalance, openRequester, openRepository, ...agent } = row;
-  const repository =
-    typeof openRepository === 'string' ? (JSON.parse(openRepository) as RepoFields) : openRepository;
+  const { openBalance, openRequester, openUnfed, openContext, openRepository, openSecrets, ...agent } = row;
   return {
     agent,
     balance: Number(openBalance ?? 0),
     requester: requesterFrom(openRequester),
-    repo: repoInfo(repository),
+    unfed: parsedJson(openUnfed),
+    repo: repoInfo(openRepository === null ? null : parsedJson(openRepository)),
+    secrets: parsedJson(openSecrets),
+    hasContext: openContext,
   };
 }

@@ -100,6 +100,13 @@ export class RunHistory {
     this.upToDate = this.messages !== undefined;
   }
 
+  /** The run's start found no live context (a new agent): the first `current()` reads nothing. */
+  startEmpty(): void {
+    this.messages = [];
+    this.newest = null;
+    this.upToDate = true;
+  }
+
   /** After a summary: the next read starts from the summary. */
   invalidate(): void {
     this.messages = undefined;
@@ -260,18 +267,16 @@ export interface StoredSpice {
   timestamp: string;
 }
 
-/**
- * Feeds user messages the model has not seen yet into its context, each exactly once (keyed by
- * the message's action_uuid), and returns them as stored. A new message resets the budget: the
- * reset is skipped when the caller knows the agent has spent nothing since its last message
- * (`spentSinceMessage` 0, as read in this run; only this run's charges change it).
- */
-export async function syncUserMessages(
-  db: Db,
-  agentId: string,
-  known: { spentSinceMessage?: number } = {},
-): Promise<StoredSpice[]> {
-  const fresh = await prepared(db, 'unfed_messages', (d, name) => {
+/** A user message the model has not been fed yet, as read: its key, its item's data, its images. */
+export interface UnfedMessage {
+  actionUuid: string;
+  data: Record<string, unknown>;
+  images: { n: number; mimeType: string }[];
+}
+
+/** The agent's user messages not yet fed to its model, oldest first. */
+export async function readUnfedMessages(db: Db, agentId: string): Promise<UnfedMessage[]> {
+  return prepared(db, 'unfed_messages', (d, name) => {
     const seen = d
       .select({ id: spiceMessages.actionUuid })
       .from(spiceMessages)
@@ -297,6 +302,22 @@ export async function syncUserMessages(
       .orderBy(asc(conversationItems.timestamp))
       .prepare(name);
   }).execute({ agentId });
+}
+
+/**
+ * Feeds user messages the model has not seen yet into its context, each exactly once (keyed by
+ * the message's action_uuid), and returns them as stored: `unfed` when the caller read them with
+ * its step's row (StepRow), else read here. A new message resets the budget: the reset is skipped
+ * when the caller knows the agent has spent nothing since its last message (`spentSinceMessage` 0,
+ * as read in this run; only this run's charges change it).
+ */
+export async function syncUserMessages(
+  db: Db,
+  agentId: string,
+  known: { spentSinceMessage?: number } = {},
+  unfed?: readonly UnfedMessage[],
+): Promise<StoredSpice[]> {
+  const fresh = unfed ?? (await readUnfedMessages(db, agentId));
   const stored: StoredSpice[] = [];
   for (const item of fresh) {
     const username = typeof item.data.username === 'string' ? item.data.username : 'user';

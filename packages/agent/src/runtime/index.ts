@@ -3,6 +3,7 @@ export { QueueRunner, RUN_AGENT_TASK, type QueueRunnerOptions } from './queue-ru
 export { AgentRun, OUT_OF_CREDITS_MESSAGE, type RuntimeDeps, type RuntimeLogger } from './run-agent.js';
 export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './items.js';
 export { nextTimestamp } from './clock.js';
+export { readSealedSecrets, type SealedSecret } from './agent-row.js';
 export { agentBranch, prepareSandbox, workspacesDirOf, WARM_MAX, WARM_TTL_MS } from './warm-sandbox.js';
 export {
   AGENT_TOOLS,

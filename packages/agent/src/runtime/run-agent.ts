@@ -22,6 +22,7 @@ import {
   RunHistory,
   syncUserMessages,
   type StoredSpice,
+  type UnfedMessage,
 } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
 import { beginWait, endWait } from './wait.js';
@@ -47,6 +48,7 @@ import {
   requesterOf,
   type Requester,
   type RunRepo,
+  type SealedSecret,
   type StepRow,
 } from './agent-row.js';
 
@@ -69,8 +71,11 @@ export interface RuntimeDeps {
   workspacesDir: string;
   /** `host`: the address other servers reach this machine's sandbox ports at (previews). */
   sandbox: { kind: SandboxKind; network: boolean; host?: string };
-  /** The repository's secrets (name → value): the sandbox's environment, scrubbed from all output. */
-  secrets?: (repositoryId: string) => Promise<Record<string, string>>;
+  /**
+   * Opens a repository secret's stored value (the server's secret box). The secrets are the
+   * sandbox's environment, scrubbed from all output; without this a sandbox runs without them.
+   */
+  openSecret?: (sealed: string) => string;
   /** A run stops after this many model calls and waits for the user (a runaway guard). */
   maxModelCalls?: number;
   /** Told after each charge (billing's auto-fill checks the balance); must not throw. */
@@ -125,6 +130,10 @@ export class AgentRun {
   private repo!: RunRepo;
   /** What the run's first step reads, when the run's start brought it (openAwakeAgent). */
   private firstStep: StepRow | null = null;
+  /** Set when the run's start found no model context to read (a new agent's first run). */
+  private emptyContext = false;
+  /** The user messages not yet fed to the model, as the step's read found them (syncMessages). */
+  private unfed: UnfedMessage[] = [];
   /** Whether the model was at work in this run (a sub-agent then reports how it ended). */
   private worked = false;
   /** Set when task_complete ended the run. */
@@ -166,13 +175,19 @@ export class AgentRun {
    * or waiting agent does (null: the run ends here). An awake agent, the usual case, takes one
    * statement (openAwakeAgent) that also brings what the first step reads.
    */
-  private async begin(): Promise<{ agent: AgentRow; waitingUntil: Date | null; awake: boolean } | null> {
+  private async begin(): Promise<{
+    agent: AgentRow;
+    waitingUntil: Date | null;
+    awake: boolean;
+    secrets?: SealedSecret[];
+  } | null> {
     const { db } = this.deps;
     const opened = await openAwakeAgent(db, this.agentId);
     if (opened) {
       this.firstStep = opened;
+      this.emptyContext = !opened.hasContext;
       return (await this.useRow(opened.agent, opened.repo))
-        ? { agent: opened.agent, waitingUntil: null, awake: true }
+        ? { agent: opened.agent, waitingUntil: null, awake: true, secrets: opened.secrets }
         : null;
     }
     const row = await readRunRow(db, this.agentId);
@@ -234,7 +249,7 @@ export class AgentRun {
         await this.emit(actionItem('ErrorEvent', { exception: model.reason }));
         return;
       }
-      await this.box.setUp(agent, this.repo, awake);
+      await this.box.setUp(agent, this.repo, awake, start.secrets);
       // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
       // scripts and leaves the model (and any steps it had left) alone.
       end = await this.loop(model, awake);
@@ -291,6 +306,7 @@ export class AgentRun {
     const { db } = this.deps;
     const maxCalls = this.deps.maxModelCalls ?? 200;
     const context = new RunHistory(db, this.agentId);
+    if (this.emptyContext) context.startEmpty();
     // Between a tool's result and the next model request: the agent with its balance, what was
     // added to the context, user messages not yet fed, and (in callModel) the requester.
     for (let calls = 0; ;) {
@@ -361,13 +377,21 @@ export class AgentRun {
     if (!row) throw new Error(`agent ${this.agentId} is gone`);
     this.agent = row.agent;
     this.requester = row.requester;
+    this.unfed = row.unfed;
     return { balance: row.balance };
   }
 
-  /** Feeds new user messages to the model; a new message restarts the budget (as stored). */
+  /**
+   * Feeds new user messages to the model; a new message restarts the budget (as stored). They are
+   * the ones the step's read found: one that arrives later is fed at the next step, or by the run
+   * its sender queues once this one ends (the runner runs an agent queued mid-run again).
+   */
   private async syncMessages(): Promise<StoredSpice[]> {
+    const unfed = this.unfed;
+    this.unfed = [];
+    if (!unfed.length) return [];
     // The row was read at this step's start, and only this run's charges change what it spent.
-    const added = await syncUserMessages(this.deps.db, this.agentId, this.agent);
+    const added = await syncUserMessages(this.deps.db, this.agentId, this.agent, unfed);
     if (added.length) this.agent = { ...this.agent, spentSinceMessage: 0 };
     return added;
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScrubber, type Scrubber } from '../sandbox/index.js';
 import { backgroundPrepares, backgroundQuiet } from './background-limit.js';
+import type { SealedSecret } from './agent-row.js';
 import type { NewItem } from './items.js';
 import { promptFactsWithoutClone, type PromptFacts } from './prompt-facts.js';
 import { readRepoInstructions } from './repo-instructions.js';
@@ -112,7 +113,13 @@ export class RunSandbox {
    * for it as before: a reused clone (its branch may hold work the code host has not seen), a run
    * only for scripts, or an API that could not say for sure.
    */
-  async setUp(agent: AgentRow, repo: RepoInfo, awake: boolean): Promise<void> {
+  async setUp(
+    agent: AgentRow,
+    repo: RepoInfo,
+    awake: boolean,
+    /** The repository's secrets, when the run's start brought them. */
+    sealedSecrets?: readonly SealedSecret[],
+  ): Promise<void> {
     const warm = await this.run.warm.take();
     if (warm) {
       this.sandbox = warm;
@@ -124,7 +131,7 @@ export class RunSandbox {
       return;
     }
     const fresh = !existsSync(join(this.run.deps.workspacesDir, agent.id, '.git'));
-    const secrets = await sandboxSecrets(this.run.deps, repo);
+    const secrets = await sandboxSecrets(this.run.deps, repo, sealedSecrets);
     this.scrub = secrets.scrub;
     if (!(fresh && awake)) {
       this.startPreparing(this.prepare(agent, repo, secrets));

@@ -12,6 +12,7 @@ import {
   type ShellSession,
   withWorkspaceLock,
 } from '../sandbox/index.js';
+import { readSealedSecrets, type SealedSecret } from './agent-row.js';
 import { endOrphanedShells } from './ended-shells.js';
 import { recordScriptLog } from './script-logs.js';
 import type { NewItem } from './items.js';
@@ -69,9 +70,22 @@ export interface SandboxSecrets {
   scrub: Scrubber;
 }
 
-export async function sandboxSecrets(deps: RuntimeDeps, repo: RepoInfo): Promise<SandboxSecrets> {
+/**
+ * The sandbox's secrets: `sealed` when the run's start brought them (openAwakeAgent), else read.
+ * A value that no longer opens (the secret key was rotated) throws rather than starting an agent
+ * with a variable silently missing.
+ */
+export async function sandboxSecrets(
+  deps: RuntimeDeps,
+  repo: RepoInfo,
+  sealed?: readonly SealedSecret[],
+): Promise<SandboxSecrets> {
   const token = await deps.codeHost.installationToken(repo.installationId);
-  const env: Record<string, string> = (await deps.secrets?.(repo.id)) ?? {};
+  const env: Record<string, string> = {};
+  const { openSecret } = deps;
+  if (openSecret)
+    for (const secret of sealed ?? (await readSealedSecrets(deps.db, repo.id)))
+      env[secret.key] = openSecret(secret.sealed);
   // The code-host token is secret too: it is in the clone's remote URL and in git's output.
   return { token, env, scrub: createScrubber([token, ...Object.values(env)]) };
 }
