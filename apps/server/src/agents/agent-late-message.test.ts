@@ -1,10 +1,11 @@
 import { agents, spiceMessages } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { conversationResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
-import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+import { useScriptedAgents, type ScriptedAgents } from '../testing/scripted-agents.js';
+import type { TestApp, TestUser } from '../testing/test-app.js';
 
 const scriptFile = writeScriptFile([
   // The first answer takes a while: the follow-up arrives while the model is at work.
@@ -19,35 +20,21 @@ const scriptFile = writeScriptFile([
 ]);
 
 /**
- * A step reads user messages only when its agent's row says some wait (issue 15: one read fewer per
- * step). A message sent while the model answers, or while a tool runs, must still reach the model:
- * at the next step, or through the run its sender queued once this one ended.
+ * A step's row brings the user messages waiting to be fed (issue 15: no read of their own per
+ * step). A message sent after that read, while the model answers or a tool runs, must still reach
+ * the model: at the next step, or through the run its sender queued once this one ended.
  */
 describe.each(testDatabaseKinds())('a message sent while an agent works on %s', (kind) => {
-  const testApp = useTestApp(kind, { codeHost: true, agents: { models: { scriptedModelFile: scriptFile } } });
+  const setUp = useScriptedAgents(kind, scriptFile);
   let app: TestApp;
   let ada: TestUser;
-  const as = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+  let as: ScriptedAgents['as'];
+  let create: ScriptedAgents['create'];
 
-  beforeAll(async () => {
-    app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+  beforeAll(() => {
+    ({ app, ada, as, create } = setUp());
   });
 
-  const create = async (body: string) =>
-    createAgentResponseSchema.parse(
-      (
-        await app.server.inject({
-          method: 'POST',
-          url: '/api/agents/create-agent/acme/webapp',
-          headers: as(ada),
-          payload: { body, model: 'scripted' },
-        })
-      ).json(),
-    ).agent_id;
   const spice = (id: string) =>
     app.database.db
       .select({ role: spiceMessages.role, content: spiceMessages.content })

@@ -1,11 +1,12 @@
 import type { AgentRunner } from '@tandem/agent';
 import { agents } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { conversationResponseSchema, createAgentResponseSchema, statusCountsSchema } from '@tandem/shared';
+import { conversationResponseSchema, statusCountsSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
-import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
+import { useScriptedAgents, type ScriptedAgents } from '../testing/scripted-agents.js';
+import type { TestApp, TestUser } from '../testing/test-app.js';
 
 const done = (summary: string) => ({ tool_calls: [{ name: 'task_complete', args: { summary } }] });
 const wait = (seconds: number) => ({ tool_calls: [{ name: 'wait', args: { seconds } }] });
@@ -22,30 +23,16 @@ const scriptFile = writeScriptFile([
  * a graphile-worker job; on PGlite a timer of the embedded runner.
  */
 describe.each(testDatabaseKinds())('agents that wait on %s', (kind) => {
-  const testApp = useTestApp(kind, { codeHost: true, agents: { models: { scriptedModelFile: scriptFile } } });
+  const setUp = useScriptedAgents(kind, scriptFile);
   let app: TestApp;
   let ada: TestUser;
-  const as = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+  let as: ScriptedAgents['as'];
+  let create: ScriptedAgents['create'];
 
-  beforeAll(async () => {
-    app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+  beforeAll(() => {
+    ({ app, ada, as, create } = setUp());
   });
 
-  const create = async (body: string) =>
-    createAgentResponseSchema.parse(
-      (
-        await app.server.inject({
-          method: 'POST',
-          url: '/api/agents/create-agent/acme/webapp',
-          headers: as(ada),
-          payload: { body, model: 'scripted' },
-        })
-      ).json(),
-    ).agent_id;
   const row = async (id: string) =>
     (await app.database.db.select().from(agents).where(eq(agents.id, id)))[0]!;
   const actions = async (id: string) =>

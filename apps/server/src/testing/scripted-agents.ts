@@ -1,0 +1,46 @@
+import type { TestDatabaseKind } from '@tandem/db/testing';
+import { createAgentResponseSchema } from '@tandem/shared';
+import { beforeAll } from 'vitest';
+import { useTestApp, type TestApp, type TestUser } from './test-app.js';
+
+/** What an agent-run test works with: the app, ada (admin of acme, with acme/webapp) and helpers. */
+export interface ScriptedAgents {
+  app: TestApp;
+  ada: TestUser;
+  /** A user's bearer header. */
+  as(user: TestUser): { authorization: string };
+  /** Creates an agent on acme/webapp with the scripted model; returns its id. */
+  create(body: string, user?: TestUser): Promise<string>;
+}
+
+/**
+ * The usual set-up of a test of agent runs: a test app with the local code host and the scripted
+ * model playing `scriptFile`, and ada signed in. Call inside a describe; the returned function
+ * gives the set-up once its beforeAll ran.
+ */
+export function useScriptedAgents(kind: TestDatabaseKind, scriptFile: string): () => ScriptedAgents {
+  const testApp = useTestApp(kind, { codeHost: true, agents: { models: { scriptedModelFile: scriptFile } } });
+  let ready: ScriptedAgents | undefined;
+  const as = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+  beforeAll(async () => {
+    const app = testApp();
+    const ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+    const create = async (body: string, user: TestUser = ada) => {
+      const res = await app.server.inject({
+        method: 'POST',
+        url: '/api/agents/create-agent/acme/webapp',
+        headers: as(user),
+        payload: { body, model: 'scripted' },
+      });
+      return createAgentResponseSchema.parse(res.json()).agent_id;
+    };
+    ready = { app, ada, as, create };
+  });
+  return () => {
+    if (!ready) throw new Error('the scripted agents are not ready yet');
+    return ready;
+  };
+}
