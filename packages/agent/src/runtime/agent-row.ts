@@ -170,11 +170,12 @@ export async function readStepRow(db: Db, agentId: string): Promise<StepRow | nu
 
 /**
  * The usual start of a run, an awake agent (queued by a message, a new agent, a restart): its
- * status set to 'open' and everything its first step reads (StepRow, the repository and its sealed
- * secrets, which the sandbox and the scrubber need before the first model request, and whether it
- * has a model context to read at all, which a new agent has not) in one statement. Null for any other start (archived, asleep, waiting, gone), which reads and decides as
- * before. One statement instead of three: on the embedded database every statement of a hundred
- * starting agents queues behind the others' (issue 15).
+ * status set to 'open' and everything its first step reads in one statement: StepRow, the
+ * repository, its sealed secrets (the sandbox and the scrubber need them before the first model
+ * request) and whether there is a model context to read at all (a new agent has none). Null for
+ * any other start (archived, asleep, waiting, gone), which reads and decides as before. One
+ * statement instead of six: on the embedded database every statement of a hundred starting agents
+ * queues behind the others' (issue 15).
  */
 export async function openAwakeAgent(
   db: Db,

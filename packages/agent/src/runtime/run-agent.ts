@@ -307,8 +307,8 @@ export class AgentRun {
     const maxCalls = this.deps.maxModelCalls ?? 200;
     const context = new RunHistory(db, this.agentId);
     if (this.emptyContext) context.startEmpty();
-    // Between a tool's result and the next model request: the agent with its balance, what was
-    // added to the context, user messages not yet fed, and (in callModel) the requester.
+    // Between a tool's result and the next model request: one read of the agent with its balance,
+    // its requester and the user messages not yet fed, then what was added to the context.
     for (let calls = 0; ;) {
       const { balance } = await this.refreshAgent();
       if (this.signal.aborted || this.agent.interruptRequested) return 'interrupted';
