@@ -20,6 +20,8 @@ export default defineConfig({
             'apps/cli/src/**/*.test.ts',
             // Build scripts of the web app run in Node, not in the browser.
             'apps/web/build/**/*.test.ts',
+            // So do the browser tests' helpers.
+            'apps/web/e2e/support/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -24,7 +24,12 @@ export function recordPageLog(page: Page): () => string {
   });
   page.on('requestfinished', (request) => {
     const path = apiPath(request.url());
-    if (path) void request.response().then((response) => add(`← ${response?.status() ?? '?'} ${path}`));
+    // The page may close before the answer is read (the test ended): that rejection is no error.
+    if (path)
+      request.response().then(
+        (response) => add(`← ${response?.status() ?? '?'} ${path}`),
+        () => add(`← (page closed before its answer was read) ${path}`),
+      );
   });
   page.on('requestfailed', (request) => {
     const path = apiPath(request.url());
