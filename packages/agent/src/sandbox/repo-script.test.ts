@@ -29,6 +29,15 @@ describe('runRepoScript', () => {
     },
   );
 
+  it('says what ended a script killed by a signal, which has no exit code to show', async () => {
+    // Without a sandbox the script is the process the runner waits for (under bubblewrap, bwrap is,
+    // and a script killed inside reports 137 through it: the case here is bwrap itself killed).
+    await writeFile(join(ws, '.tandem', 'format.sh'), 'echo started\nkill -KILL $$\n');
+    const run = await runRepoScript({ dir: ws }, '.tandem/format.sh', { timeoutMs: 30_000, kind: 'process' });
+    expect(run.statusCode).toBeNull();
+    expect(run.output).toBe('started\n\n[ended by SIGKILL]');
+  });
+
   it('treats a script that links outside the workspace as absent, showing nothing of the target', async () => {
     const { symlink } = await import('node:fs/promises');
     await symlink('/etc/passwd', join(ws, '.tandem', 'format.sh'));

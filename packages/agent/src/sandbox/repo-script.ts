@@ -90,6 +90,8 @@ export async function runRepoScript(
   let output = run.output;
   if (run.truncated) output += '\n[output truncated]';
   if (run.timedOut) output += `\n[timed out after ${Math.round(options.timeoutMs / 1000)} s]`;
+  // Killed otherwise: the log has no exit code to show, so it says what ended the script.
+  else if (run.signal) output += `\n[ended by ${run.signal}]`;
   return {
     path: relativePath,
     exists: true,

@@ -183,7 +183,10 @@ async function connectOwnNetwork(child: PipedProcess, slirpPath: string, direct?
   } catch {
     // No pid: bwrap failed and reports it itself. No slirp: the command runs without network.
   } finally {
-    info.destroy();
+    // The info pipe is read to its end (readChildPid's reader stays on), never closed here: bwrap
+    // writes the pid first and its namespaces' ids after, and a write to a closed pipe kills it
+    // with SIGPIPE. On a busy machine those writes came after the close: the command then ended
+    // with no output and no exit code (a format script "failed" so in CI).
     block.end('1');
   }
   if (slirp) await exited.then(() => slirp?.stop());
