@@ -112,7 +112,7 @@ describe.each(testDatabaseKinds())('openAwakeAgent on %s', (kind) => {
         bytes: Buffer.from('jpg'),
       },
     ]);
-    // Oldest first, with their images in order: as the separate read gives them.
+    // Oldest first, with their images in order.
     const unfed = await readUnfedMessages(db, ids[0]!);
     expect(unfed.map((m) => m.data.message)).toEqual(['First, with an image.', 'Second.']);
     expect(unfed[0]!.images).toEqual([

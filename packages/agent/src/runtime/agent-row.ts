@@ -1,7 +1,6 @@
 import {
   agents,
   conversationItems,
-  eventImages,
   installations,
   prepared,
   repositories,
@@ -13,7 +12,8 @@ import {
 } from '@tandem/db';
 import { and, eq, getTableColumns, isNull, notInArray, sql } from 'drizzle-orm';
 import { ASLEEP_STATUSES } from './asleep.js';
-import type { UnfedMessage } from './history.js';
+import { unfedMessagesColumn, type UnfedMessage } from './history.js';
+import { parsedJson } from './json-column.js';
 import type { AgentRow, RepoInfo } from './tools/index.js';
 
 /** The repository as a run uses it. */
@@ -42,21 +42,6 @@ const requesterColumn = sql<Requester | string | null>`(
       order by c.timestamp desc limit 1),
     "agents"."creator_id"))`;
 
-/**
- * The agent's user messages its model has not been fed yet (readUnfedMessages, as JSON): read
- * with the step's row, so a step feeds them (syncUserMessages) without reading them again, and a
- * step with none, the usual case, reads nothing more.
- */
-const unfedColumn = sql<UnfedMessage[] | string>`(
-  select coalesce(json_agg(json_build_object(
-    'actionUuid', c.action_uuid, 'data', c.data, 'images', (
-      select coalesce(json_agg(json_build_object('n', i.n, 'mimeType', i.mime_type) order by i.n), '[]'::json)
-      from ${eventImages} i where i.action_uuid = c.action_uuid)) order by c.timestamp), '[]'::json)
-  from ${conversationItems} c
-  where c.agent_id = "agents"."id" and c.item_type = 'message' and c.user_id is not null
-    and c.action_uuid not in (select s.action_uuid from ${spiceMessages} s
-      where s.agent_id = "agents"."id" and s.action_uuid is not null))`;
-
 /** The requester column as read (see parsedJson). */
 function requesterFrom(value: Requester | string | null): Requester {
   return parsedJson(value) ?? { username: 'unknown', email: null, autoCreatePr: true };
@@ -83,11 +68,6 @@ type RepoFields = Pick<
 export interface SealedSecret {
   key: string;
   sealed: string;
-}
-
-/** A JSON column as read: text or already parsed, depending on the driver. */
-function parsedJson<T>(value: T | string): T {
-  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
 /** The repository's secrets, sealed, for a sandbox's environment and scrubber. */
@@ -151,7 +131,7 @@ export async function readStepRow(db: Db, agentId: string): Promise<StepRow | nu
         agent: agents,
         balance: installations.creditBalance,
         requester: requesterColumn,
-        unfed: unfedColumn,
+        unfed: unfedMessagesColumn,
       })
       .from(agents)
       .innerJoin(installations, eq(installations.id, agents.installationId))
@@ -198,7 +178,7 @@ export async function openAwakeAgent(
         openBalance: sql<number | string | null>`(select ${installations.creditBalance} from ${installations}
           where ${installations.id} = "agents"."installation_id")`,
         openRequester: requesterColumn,
-        openUnfed: unfedColumn,
+        openUnfed: unfedMessagesColumn,
         openContext: sql<boolean>`exists (select 1 from ${spiceMessages} s
           where s.agent_id = "agents"."id" and s.summarized_at is null)`,
         openRepository: sql<RepoFields | string | null>`(select json_build_object(

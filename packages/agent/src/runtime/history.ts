@@ -1,8 +1,9 @@
 import { agents, conversationItems, eventImages, prepared, spiceMessages, type Db } from '@tandem/db';
 import type { ModelMessage, ToolCallPart, UserContent } from 'ai';
-import { and, asc, eq, gt, inArray, isNotNull, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
+import { parsedJson } from './json-column.js';
 
 export interface ResponseStats {
   input_tokens: number;
@@ -274,34 +275,32 @@ export interface UnfedMessage {
   images: { n: number; mimeType: string }[];
 }
 
-/** The agent's user messages not yet fed to its model, oldest first. */
+/**
+ * The user messages its model has not been fed yet of the agent a select from (or an update of)
+ * `agents` reads, oldest first, with their images, as JSON: the step's row brings them this way
+ * (agent-row.ts), so a step feeds them without a read of their own. Spelled with table names, as
+ * the requester column is: drizzle writes a single-table statement's columns bare.
+ */
+export const unfedMessagesColumn = sql<UnfedMessage[] | string>`(
+  select coalesce(json_agg(json_build_object(
+    'actionUuid', c.action_uuid, 'data', c.data, 'images', (
+      select coalesce(json_agg(json_build_object('n', i.n, 'mimeType', i.mime_type) order by i.n), '[]'::json)
+      from ${eventImages} i where i.action_uuid = c.action_uuid)) order by c.timestamp), '[]'::json)
+  from ${conversationItems} c
+  where c.agent_id = "agents"."id" and c.item_type = 'message' and c.user_id is not null
+    and c.action_uuid not in (select s.action_uuid from ${spiceMessages} s
+      where s.agent_id = "agents"."id" and s.action_uuid is not null))`;
+
+/** The agent's user messages not yet fed to its model, oldest first (unfedMessagesColumn). */
 export async function readUnfedMessages(db: Db, agentId: string): Promise<UnfedMessage[]> {
-  return prepared(db, 'unfed_messages', (d, name) => {
-    const seen = d
-      .select({ id: spiceMessages.actionUuid })
-      .from(spiceMessages)
-      .where(and(eq(spiceMessages.agentId, sql.placeholder('agentId')), isNotNull(spiceMessages.actionUuid)));
-    // The message's images in the same read. The outer column is spelled out: drizzle writes a
-    // single-table query's columns without their table, which would bind it to event_images.
-    const images = sql<{ n: number; mimeType: string }[]>`(
-      select coalesce(json_agg(json_build_object('n', ${eventImages.n}, 'mimeType', ${eventImages.mimeType})
-        order by ${eventImages.n}), '[]'::json)
-      from ${eventImages}
-      where ${eventImages.actionUuid} = ${sql.identifier('conversation_items')}.${sql.identifier('action_uuid')})`;
-    return d
-      .select({ actionUuid: conversationItems.actionUuid, data: conversationItems.data, images })
-      .from(conversationItems)
-      .where(
-        and(
-          eq(conversationItems.agentId, sql.placeholder('agentId')),
-          eq(conversationItems.itemType, 'message'),
-          isNotNull(conversationItems.userId),
-          notInArray(conversationItems.actionUuid, seen),
-        ),
-      )
-      .orderBy(asc(conversationItems.timestamp))
-      .prepare(name);
-  }).execute({ agentId });
+  const [row] = await prepared(db, 'unfed_messages', (d, name) =>
+    d
+      .select({ unfed: unfedMessagesColumn })
+      .from(agents)
+      .where(eq(agents.id, sql.placeholder('agentId')))
+      .prepare(name),
+  ).execute({ agentId });
+  return row ? parsedJson(row.unfed) : [];
 }
 
 /**
