@@ -130,8 +130,6 @@ export class AgentRun {
   private repo!: RunRepo;
   /** What the run's first step reads, when the run's start brought it (openAwakeAgent). */
   private firstStep: StepRow | null = null;
-  /** Set when the run's start found no model context to read (a new agent's first run). */
-  private emptyContext = false;
   /** The user messages not yet fed to the model, as the step's read found them (syncMessages). */
   private unfed: UnfedMessage[] = [];
   /** Whether the model was at work in this run (a sub-agent then reports how it ended). */
@@ -179,15 +177,15 @@ export class AgentRun {
     agent: AgentRow;
     waitingUntil: Date | null;
     awake: boolean;
-    secrets?: SealedSecret[];
+    /** What openAwakeAgent brought besides: the repository's secrets, whether there is a context. */
+    opened?: { secrets: SealedSecret[]; hasContext: boolean };
   } | null> {
     const { db } = this.deps;
     const opened = await openAwakeAgent(db, this.agentId);
     if (opened) {
       this.firstStep = opened;
-      this.emptyContext = !opened.hasContext;
       return (await this.useRow(opened.agent, opened.repo))
-        ? { agent: opened.agent, waitingUntil: null, awake: true, secrets: opened.secrets }
+        ? { agent: opened.agent, waitingUntil: null, awake: true, opened }
         : null;
     }
     const row = await readRunRow(db, this.agentId);
@@ -249,10 +247,11 @@ export class AgentRun {
         await this.emit(actionItem('ErrorEvent', { exception: model.reason }));
         return;
       }
-      await this.box.setUp(agent, this.repo, awake, start.secrets);
+      await this.box.setUp(agent, this.repo, awake, start.opened?.secrets);
       // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
       // scripts and leaves the model (and any steps it had left) alone.
-      end = await this.loop(model, awake);
+      // A new agent has no context yet: its first step reads none.
+      end = await this.loop(model, awake, start.opened?.hasContext === false);
       if (end === 'interrupted' && this.signal.reason !== SHUTDOWN) {
         await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, this.agentId));
         if (waitingUntil) await db.update(agents).set({ wakeAt: null }).where(eq(agents.id, this.agentId));
@@ -302,11 +301,15 @@ export class AgentRun {
     }
   }
 
-  private async loop(model: Extract<ResolvedModel, { ok: true }>, awake: boolean): Promise<RunEnd> {
+  private async loop(
+    model: Extract<ResolvedModel, { ok: true }>,
+    awake: boolean,
+    emptyContext: boolean,
+  ): Promise<RunEnd> {
     const { db } = this.deps;
     const maxCalls = this.deps.maxModelCalls ?? 200;
     const context = new RunHistory(db, this.agentId);
-    if (this.emptyContext) context.startEmpty();
+    if (emptyContext) context.startEmpty();
     // Between a tool's result and the next model request: one read of the agent with its balance,
     // its requester and the user messages not yet fed, then what was added to the context.
     for (let calls = 0; ;) {
