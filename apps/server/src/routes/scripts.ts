@@ -7,6 +7,7 @@ import { requireUser } from '../auth/authenticate.js';
 import type { ModelsConfig } from '../config/schema.js';
 import { AppError, forbidden } from '../errors/app-error.js';
 import { parseRequest } from '../http/validation.js';
+import { readMemberRepository } from '../services/agents.js';
 import { generateScripts } from '../services/repositories/generate-scripts.js';
 import type { RepositoryAccess } from '../services/repositories/repository-access.js';
 import { repositoryScripts } from '../services/repositories/repository-scripts.js';
@@ -45,8 +46,13 @@ export function scriptRoutes(
 
   app.post('/api/repositories/:repo_owner/:repo_name/generate-scripts', async (request) => {
     const viewer = requireUser(request);
-    // The agent pushes a branch and opens a pull request: write access, like any new agent.
-    const repository = await deps.access.require(viewer, fullName(request.params), 'write');
+    // The agent pushes a branch and opens a pull request: write access, like any new agent, and
+    // the repository read once for the check and the creation (as the create-agent route does).
+    const repository = await deps.access.requireRow(
+      viewer,
+      await readMemberRepository(deps.db, viewer.id, fullName(request.params)),
+      'write',
+    );
     if (!viewer.admin) throw forbidden(SCRIPTS_MESSAGES.adminsOnly);
     const created = await generateScripts(deps.db, viewer, repository, {
       models: modelChoices(deps.models),

@@ -1,8 +1,7 @@
 import { GENERATE_SCRIPTS_TASK } from '@tandem/shared';
 import type { Db } from '@tandem/db';
-import { createAgent, type AgentCreationDeps } from '../agents.js';
+import { createAgent, type AgentCreationDeps, type MemberRepository } from '../agents.js';
 import type { AuthenticatedUser } from '../sessions.js';
-import type { AccessibleRepository } from './repository-access.js';
 import { GENERATE_SCRIPTS_PURPOSE } from './repository-scripts.js';
 
 /**
@@ -12,13 +11,14 @@ import { GENERATE_SCRIPTS_PURPOSE } from './repository-scripts.js';
 export async function generateScripts(
   db: Db,
   viewer: AuthenticatedUser,
-  repository: AccessibleRepository,
+  /** As the route read it for its access check (readMemberRepository). */
+  repository: MemberRepository,
   deps: AgentCreationDeps,
 ): Promise<{ agent_id: string }> {
   const created = await createAgent(
     db,
     viewer,
-    repository.fullName,
+    repository,
     { body: GENERATE_SCRIPTS_TASK, images: [], is_supervisor: false },
     deps,
     GENERATE_SCRIPTS_PURPOSE,
