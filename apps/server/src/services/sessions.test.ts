@@ -12,8 +12,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe.each(testDatabaseKinds())('session cache on %s', (kind) => {
   let database: TestDatabase;
   let userId: string;
+  const sessionReads: string[] = [];
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
+    database = await createTestDatabase(kind, {
+      logQuery: (query) => {
+        if (/from "sessions" inner join "users"/i.test(query)) sessionReads.push(query);
+      },
+    });
     const [user] = await database.db.insert(users).values({ githubId: 1, username: 'ada' }).returning();
     userId = user!.id;
   });
@@ -64,6 +69,25 @@ describe.each(testDatabaseKinds())('session cache on %s', (kind) => {
     expect(await server.resolve(token)).toBeDefined();
     // …but a fresh server (or this one after the cache time) sees the expired row.
     expect(await service(60_000).resolve(token)).toBeUndefined();
+  });
+
+  it('reads a token not yet cached once for requests that arrive together', async () => {
+    const server = service(60_000);
+    const { token } = await server.create(userId);
+    sessionReads.length = 0;
+    const users = await Promise.all(Array.from({ length: 20 }, () => server.resolve(token)));
+    expect(users.map((user) => user?.username)).toEqual(Array(20).fill('ada'));
+    expect(sessionReads).toHaveLength(1);
+  });
+
+  it('refuses every request that shared a read the session was revoked during', async () => {
+    const server = service(60_000);
+    const { token } = await server.create(userId);
+    const sessionId = (await service(0).resolve(token))!.sessionId;
+    const together = Array.from({ length: 5 }, () => server.resolve(token));
+    await server.revoke(sessionId);
+    expect(await Promise.all(together)).toEqual(Array(5).fill(undefined));
+    expect(await server.resolve(token)).toBeUndefined();
   });
 
   it('refuses a forged token without caching it', async () => {

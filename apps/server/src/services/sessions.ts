@@ -28,6 +28,12 @@ interface CachedSession {
 /** Creates, resolves and revokes sessions; the token is only a signed pointer to a live row. */
 export class SessionService {
   private readonly cache = new Map<string, CachedSession>();
+  /**
+   * Reads on their way, by token: requests that arrive together with a token not yet cached (a
+   * hundred agents created at once from one CLI session, every tab's first poll after the cache
+   * time) share one read instead of each sending its own to the database.
+   */
+  private readonly reading = new Map<string, Promise<AuthenticatedUser | undefined>>();
   /** Sessions revoked here lately (id → when), so a read racing the revocation is never cached. */
   private readonly revoked = new Map<string, number>();
 
@@ -51,15 +57,25 @@ export class SessionService {
     return { token, expiresAt };
   }
 
-  async resolve(token: string): Promise<AuthenticatedUser | undefined> {
-    const now = Date.now();
+  resolve(token: string): Promise<AuthenticatedUser | undefined> {
     // The very token string verified before: its signature holds, only the row may have changed.
     const cached = this.cache.get(token);
-    if (cached && cached.until > now) return cached.user;
+    if (cached && cached.until > Date.now()) return Promise.resolve(cached.user);
+    const reading = this.reading.get(token);
+    if (reading) return reading;
     if (cached) this.cache.delete(token);
+    const read = this.read(token).finally(() => this.reading.delete(token));
+    this.reading.set(token, read);
+    return read;
+  }
+
+  private async read(token: string): Promise<AuthenticatedUser | undefined> {
+    const now = Date.now();
     const claims = this.tokens.verify(token);
     if (!claims) return undefined;
     const found = await this.findSession(claims);
+    // Checked after the read, so a revocation made while it was on its way holds for every
+    // request that shared it.
     if (!found || this.revoked.has(claims.sessionId)) return undefined;
     if (this.cacheMs > 0) {
       if (this.cache.size >= SESSION_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
