@@ -33,7 +33,7 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
   });
 
   it('sets security headers and a request id', async () => {
-    const res = await app.server.inject('/api/health');
+    const res = await app.server.inject('/docs');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     // index.html's inline theme script is allowed by its hash, and inline scripts in general are not.
@@ -52,6 +52,34 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
     const imgSrc = /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1] ?? '';
     expect(imgSrc.split(' ')).toContain('http://127.0.0.1:9'); // the test app's code host address
     expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+
+  it("gives the API's answers a policy under which nothing loads, runs or is framed", async () => {
+    const answers = [
+      await app.server.inject('/api/health'),
+      await app.server.inject('/api/does-not-exist'),
+      await app.server.inject('/api/users/me'),
+      await app.server.inject('/api?x=1'),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 404, 401, 404]);
+    for (const res of answers) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
+      // What only an HTML page reads is not sent.
+      for (const name of ['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']) {
+        expect(res.headers[name], name).toBeUndefined();
+      }
+    }
+    // A page whose path merely starts with "api" is a page.
+    const page = await app.server.inject('/apis-overview');
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
   });
 
   it('answers unknown API paths with JSON 404 and pages with index.html', async () => {

@@ -22,9 +22,15 @@ export class PreviewSettings {
     return this.options.template !== undefined;
   }
 
+  /** The last port resolved and its template: asked on every request, and the port never changes. */
+  private resolvedFor: { port: number; template: string | undefined } | undefined;
+
   private resolved(): string | undefined {
-    const { template } = this.options;
-    return template?.replace('{port}', String(this.options.listeningPort() ?? 0));
+    const port = this.options.listeningPort() ?? 0;
+    if (this.resolvedFor?.port !== port) {
+      this.resolvedFor = { port, template: this.options.template?.replace('{port}', String(port)) };
+    }
+    return this.resolvedFor.template;
   }
 
   /** The preview origin of one subdomain (no trailing slash). */
