@@ -46,6 +46,25 @@ describe('storable text', () => {
     expect(jsonProblems(new Date())).toEqual([]);
   });
 
+  it('reports problems in the order of the value, each with its own path', () => {
+    const value = JSON.parse(
+      '{"__proto__": {"x": "a\\u0000"}, "list": [{"k\\ud800": ["ok", "\\udc00"]}, "b\\u0000"], "z": 1}',
+    ) as unknown;
+    expect(jsonProblems(value)).toEqual([
+      { path: ['__proto__', 'x'], problem: 'nul' },
+      { path: ['list', 0, 'k\ud800'], problem: 'surrogate' },
+      { path: ['list', 0, 'k\ud800', 1], problem: 'surrogate' },
+      { path: ['list', 1], problem: 'nul' },
+    ]);
+    expect(jsonProblems(value, 2)).toEqual([
+      { path: ['__proto__', 'x'], problem: 'nul' },
+      { path: ['list', 0], problem: 'depth' },
+      { path: ['list', 1], problem: 'nul' },
+    ]);
+    expect(jsonProblems(value, 32, 2)).toHaveLength(2);
+    expect(jsonProblems({ a: 'fine', b: [1, true, null, { c: 'also fine' }] })).toEqual([]);
+  });
+
   it('storableJsonSchema refuses what jsonb would refuse', () => {
     expect(storableJsonSchema.safeParse({ path: '/x', n: 1 }).success).toBe(true);
     const bad = storableJsonSchema.safeParse({ path: '/\u0000' });

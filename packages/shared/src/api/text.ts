@@ -46,37 +46,57 @@ export interface JsonProblem {
   problem: 'nul' | 'surrogate' | 'depth';
 }
 
+/** A value still to look at, and where it sits (its path is built only for a problem). */
+interface Pending {
+  value: unknown;
+  parent: Pending | undefined;
+  key: string | number;
+  depth: number;
+}
+
+function pathOf(node: Pending): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Pending | undefined = node; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
  * Every string (object keys included) that cannot be stored, and any nesting deeper than
  * `maxDepth`. Walks without recursion, so a hostile 100 000-level value cannot overflow the stack;
- * stops after `limit` problems.
+ * stops after `limit` problems. Every request's query and body pass here, so a value's path is
+ * made only when it has a problem.
  */
 export function jsonProblems(value: unknown, maxDepth = MAX_JSON_DEPTH, limit = 20): JsonProblem[] {
   const problems: JsonProblem[] = [];
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  const stack: Pending[] = [{ value, parent: undefined, key: 0, depth: 0 }];
   while (stack.length && problems.length < limit) {
-    const { value: current, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const current = node.value;
     if (typeof current === 'string') {
       const problem = textProblem(current);
-      if (problem) problems.push({ path, problem });
+      if (problem) problems.push({ path: pathOf(node), problem });
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
-    if (path.length >= maxDepth) {
-      problems.push({ path, problem: 'depth' });
+    if (node.depth >= maxDepth) {
+      problems.push({ path: pathOf(node), problem: 'depth' });
       continue;
     }
+    const depth = node.depth + 1;
     if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] });
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], parent: node, key: i, depth });
       continue;
     }
     // Only plain data: Dates, Buffers and the like are not JSON the client sent.
     const proto = Object.getPrototypeOf(current) as unknown;
     if (proto !== Object.prototype && proto !== null) continue;
-    for (const [key, child] of Object.entries(current).reverse()) {
+    const keys = Object.keys(current);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      const child: Pending = { value: (current as Record<string, unknown>)[key], parent: node, key, depth };
       const keyProblem = textProblem(key);
-      if (keyProblem) problems.push({ path: [...path, key], problem: keyProblem });
-      stack.push({ value: child, path: [...path, key] });
+      if (keyProblem) problems.push({ path: pathOf(child), problem: keyProblem });
+      stack.push(child);
     }
   }
   return problems;
