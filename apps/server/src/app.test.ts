@@ -73,7 +73,12 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
       expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
       expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
       // What only an HTML page reads is not sent.
-      for (const name of ['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']) {
+      for (const name of [
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-xss-protection',
+      ]) {
         expect(res.headers[name], name).toBeUndefined();
       }
     }

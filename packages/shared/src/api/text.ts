@@ -84,7 +84,8 @@ export function jsonProblems(value: unknown, maxDepth = MAX_JSON_DEPTH, limit = 
     }
     const depth = node.depth + 1;
     if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], parent: node, key: i, depth });
+      for (let i = current.length - 1; i >= 0; i--)
+        stack.push({ value: current[i], parent: node, key: i, depth });
       continue;
     }
     // Only plain data: Dates, Buffers and the like are not JSON the client sent.
