@@ -53,8 +53,8 @@ export function isApiPath(url: string): boolean {
  * Helmet's security headers (CSP, nosniff, HSTS, …) on every response, computed once: the page
  * policy (`options`) on pages and assets, the API's own (API_HEADERS) on `/api`. The
  * @fastify/helmet hook rebuilds helmet and re-validates the whole policy on every request, a
- * noticeable share of a polled request's cost, and the page policy's 1.3 KB of headers on every
- * poll answer cost it some 5 % of its throughput (bench/README.md). `frameSource()` fills
+ * noticeable share of a polled request's cost, and the page policy's 1.3 KB of headers cost bare
+ * Fastify 7-10 % of its poll throughput (bench/README.md). `frameSource()` fills
  * FRAME_SOURCE_SLOT; the page headers are rebuilt only when its answer changes (once, when the
  * listening port becomes known).
  */
