@@ -1,5 +1,6 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { isApiPath } from './server-paths.js';
 
 /** Stands for the one CSP source known only at run time (the preview origins, after listening). */
 export const FRAME_SOURCE_SLOT = 'tandem-frame-source-slot';
@@ -44,11 +45,6 @@ const API_HEADERS: FastifyHelmetOptions = {
   xssFilter: false,
 };
 
-/** The API's paths: `/api` and everything under it (the health check included). */
-export function isApiPath(url: string): boolean {
-  return url.startsWith('/api/') || url === '/api' || url.startsWith('/api?');
-}
-
 /**
  * Helmet's security headers (CSP, nosniff, HSTS, …) on every response, computed once: the page
  * policy (`options`) on pages and assets, the API's own (API_HEADERS) on `/api`. The
@@ -63,8 +59,8 @@ export async function registerSecurityHeaders(
   options: FastifyHelmetOptions,
   frameSource: () => string,
 ): Promise<void> {
-  const template = await helmetHeaders(options);
-  const api = Object.fromEntries(await helmetHeaders(API_HEADERS));
+  const [template, apiHeaders] = await Promise.all([helmetHeaders(options), helmetHeaders(API_HEADERS)]);
+  const api = Object.fromEntries(apiHeaders);
   let source: string | undefined;
   let headers: Record<string, string> = {};
   app.addHook('onRequest', (request, reply, done) => {

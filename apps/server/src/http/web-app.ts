@@ -18,14 +18,7 @@ import {
   precompressHtml,
   type PrecompressedHtml,
 } from './precompressed-html.js';
-
-/** Paths owned by the server: an unknown one is a JSON 404, never the SPA's index.html. */
-const SERVER_PREFIXES = ['/api/', '/auth/', '/asset/', '/user_asset/'];
-
-export function isServerPath(url: string): boolean {
-  const path = url.split('?')[0]!;
-  return path === '/api' || SERVER_PREFIXES.some((prefix) => path.startsWith(prefix));
-}
+import { isServerPath } from './server-paths.js';
 
 /**
  * Serves the built single-page app with history fallback: any other GET renders index.html so
