@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSandbox } from './runtime-setup.js';
+import { describeSandbox, QUEUE_POOL_MAX, queuePoolSize } from './runtime-setup.js';
 
 describe('describeSandbox', () => {
   const bwrap = { kind: 'bubblewrap' as const, detail: 'bwrap 0.8.0, network: slirp4netns 1.2.0' };
@@ -18,5 +18,14 @@ describe('describeSandbox', () => {
     expect(describeSandbox({ kind: 'process', detail: 'bwrap not found on PATH' }, false)).toBe(
       'process (bwrap not found on PATH)',
     );
+  });
+});
+
+describe('queuePoolSize', () => {
+  it('keeps concurrency + 2 for small concurrencies and caps large ones', () => {
+    expect(queuePoolSize(1)).toBe(3);
+    expect(queuePoolSize(4)).toBe(6);
+    expect(queuePoolSize(8)).toBe(QUEUE_POOL_MAX);
+    expect(queuePoolSize(100)).toBe(QUEUE_POOL_MAX);
   });
 });

@@ -54,6 +54,22 @@ export interface AgentRuntime {
  * The agent runner for this process: the embedded runner on PGlite, the graphile-worker queue on
  * Postgres (where `worker` processes, and the server unless TANDEM_AGENT_WORKER=off, run agents).
  */
+/** The agent queue's connections as Postgres names them (pg_stat_activity.application_name). */
+export const QUEUE_APPLICATION_NAME = 'tandem-agent-queue';
+/** Connections the agent queue may hold, whatever the concurrency. */
+export const QUEUE_POOL_MAX = 10;
+
+/**
+ * graphile-worker holds one connection for LISTEN and borrows one only to fetch or finish a job,
+ * not while an agent runs. A pool of concurrency + 2, as this was, let a burst of agents open one
+ * connection per worker slot at once: at TANDEM_AGENT_CONCURRENCY=100 that is over Postgres'
+ * default max_connections of 100, and every other connection (the app's requests) then failed
+ * with "too many clients". Slots beyond the cap wait a moment for a connection instead.
+ */
+export function queuePoolSize(concurrency: number): number {
+  return Math.min(concurrency + 2, QUEUE_POOL_MAX);
+}
+
 /**
  * The sandbox as /api/health reports it. With the network switched off, the probe's
  * "network: slirp4netns" would misstate what agents get.
@@ -117,8 +133,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   }
   const pgPool = new pg.Pool({
     connectionString: options.database.url,
-    // graphile-worker holds one connection for LISTEN and takes one per running job.
-    max: options.agents.concurrency + 2,
+    max: queuePoolSize(options.agents.concurrency),
+    // Tells the queue's connections from the app's in pg_stat_activity.
+    application_name: QUEUE_APPLICATION_NAME,
   });
   // An idle client's connection dropping (a Postgres restart) must not crash the process.
   pgPool.on('error', (error) => logger.warn({ err: error }, 'agent queue connection lost'));

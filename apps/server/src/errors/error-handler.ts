@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody, ValidationErrorBody } from '@tandem/shared';
 import { AppError, ValidationError } from './app-error.js';
+import { databaseBusy } from './database-busy.js';
+
+export const DATABASE_BUSY = 'The server is busy; try again in a few seconds';
+const BUSY_RETRY_SECONDS = 5;
 
 /**
  * One place that turns every failure into a response. Malformed input is always a 422 with
@@ -21,6 +25,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const framework = fromFrameworkError(error as FastifyError, request);
     if (framework) return framework(reply);
 
+    if (databaseBusy(error)) {
+      // An overload the client can retry, not a bug: 503 with a hint of when, logged as a warning.
+      request.log.warn(
+        { err: error, url: request.url, method: request.method },
+        'database refused a connection',
+      );
+      const body: ErrorBody = { detail: DATABASE_BUSY, code: 'unavailable', request_id: request.id };
+      return reply.status(503).header('retry-after', String(BUSY_RETRY_SECONDS)).send(body);
+    }
     request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
     const body: ErrorBody = { detail: 'Internal Server Error', code: 'internal', request_id: request.id };
     return reply.status(500).send(body);

@@ -93,6 +93,8 @@ export async function createTestApp(
       warmSandboxes?: number;
       /** false: this app only queues runs (Postgres), for tests that run `worker` processes. */
       work?: boolean;
+      /** TANDEM_AGENT_CONCURRENCY. */
+      concurrency?: number;
       /** Wraps sandbox preparation (hold it back, fail it); default the real one. */
       prepareSandbox?: AgentRuntimeOptions['prepareSandbox'];
     };
@@ -180,6 +182,7 @@ export async function createTestApp(
         ...defaults.agents,
         sandbox: options.agents.sandbox ?? 'auto',
         warmSandboxes: options.agents.warmSandboxes ?? defaults.agents.warmSandboxes,
+        concurrency: options.agents.concurrency ?? defaults.agents.concurrency,
       },
       throttle: false,
       work: options.agents.work,

@@ -39,6 +39,8 @@ export interface QueueRunnerOptions {
 }
 
 const queueOf = (agentId: string) => `agent:${agentId}`;
+/** graphile-worker's warning about a pool smaller than its concurrency. */
+const POOL_SIZE_WARNING = 'WARNING: having maxPoolSize';
 
 /**
  * Runs agents through graphile-worker on Postgres: one job queue per agent keeps its runs serial
@@ -67,6 +69,9 @@ export class QueueRunner implements AgentRunner {
     const log = this.deps.logger;
     return new WorkerLogger(() => (level, message, meta) => {
       const details = { ...meta, component: 'graphile-worker' };
+      // The server caps the queue's pool below a large concurrency on purpose: a connection is
+      // borrowed only to fetch or finish a job (runtime-setup.ts, queuePoolSize).
+      if (message.startsWith(POOL_SIZE_WARNING)) return;
       if (level === 'error') log.error(details, message);
       else if (level === 'warning') log.warn(details, message);
       // info/debug chatter (every job picked up) stays out of the server log.
