@@ -50,10 +50,6 @@ export interface AgentRuntime {
   kind: 'embedded' | 'queue';
 }
 
-/**
- * The agent runner for this process: the embedded runner on PGlite, the graphile-worker queue on
- * Postgres (where `worker` processes, and the server unless TANDEM_AGENT_WORKER=off, run agents).
- */
 /** The agent queue's connections as Postgres names them (pg_stat_activity.application_name). */
 export const QUEUE_APPLICATION_NAME = 'tandem-agent-queue';
 /** Connections the agent queue may hold, whatever the concurrency. */
@@ -79,6 +75,10 @@ export function describeSandbox(support: SandboxSupport, network: boolean): stri
   return `${support.kind} (${support.detail.replace(/network: .*$/, 'network: off (TANDEM_SANDBOX_NETWORK=off)')})`;
 }
 
+/**
+ * The agent runner for this process: the embedded runner on PGlite, the graphile-worker queue on
+ * Postgres (where `worker` processes, and the server unless TANDEM_AGENT_WORKER=off, run agents).
+ */
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const logger = options.logger.child({ component: 'agents' });
   // Agents' git and sandbox processes start from the launcher: booting it now keeps that boot
