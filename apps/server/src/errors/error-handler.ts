@@ -25,16 +25,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const framework = fromFrameworkError(error as FastifyError, request);
     if (framework) return framework(reply);
 
+    const context = { err: error, url: request.url, method: request.method };
     if (databaseBusy(error)) {
       // An overload the client can retry, not a bug: 503 with a hint of when, logged as a warning.
-      request.log.warn(
-        { err: error, url: request.url, method: request.method },
-        'database refused a connection',
-      );
+      request.log.warn(context, 'database refused a connection');
       const body: ErrorBody = { detail: DATABASE_BUSY, code: 'unavailable', request_id: request.id };
       return reply.status(503).header('retry-after', String(BUSY_RETRY_SECONDS)).send(body);
     }
-    request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
+    request.log.error(context, 'unhandled error');
     const body: ErrorBody = { detail: 'Internal Server Error', code: 'internal', request_id: request.id };
     return reply.status(500).send(body);
   });
