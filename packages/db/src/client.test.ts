@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from './testing/index.js';
 import { installations, memberships, users } from './schema/index.js';
-import { DataDirLockedError, openDatabase } from './index.js';
+import { DataDirLockedError, LISTEN_APPLICATION_NAME, openDatabase, POOL_APPLICATION_NAME } from './index.js';
 import { isFreshDataDir } from './init-pglite.js';
 
 describe.each(testDatabaseKinds())('database on %s', (kind) => {
@@ -32,6 +32,55 @@ describe.each(testDatabaseKinds())('database on %s', (kind) => {
     const rows = await db.select().from(memberships).where(eq(memberships.userId, ada!.id));
     expect(rows).toEqual([expect.objectContaining({ installationId: 100, role: 'admin' })]);
     await expect(db.insert(users).values({ githubId: 1, username: 'again' })).rejects.toThrow();
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('Postgres connection names', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  /** The application names of this database's connections, the asking one's included, once each. */
+  async function namesSeen(db: TestDatabase['db']): Promise<string[]> {
+    const rows = (await db.execute(
+      sql`select application_name as name from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()
+          union all select current_setting('application_name')`,
+    )) as unknown as { rows: { name: string }[] };
+    return [...new Set(rows.rows.map((row) => row.name))].sort();
+  }
+
+  it("names the pool's and the LISTEN connection's so an operator can tell them apart", async () => {
+    const stop = await database.listen(
+      'tandem_names_test',
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      expect(await namesSeen(database.db)).toEqual([LISTEN_APPLICATION_NAME, POOL_APPLICATION_NAME].sort());
+    } finally {
+      await stop();
+    }
+  });
+
+  it("keeps the operator's own application_name from the database URL", async () => {
+    const url = new URL(database.url!);
+    url.searchParams.set('application_name', 'ops-named');
+    const named = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 });
+    try {
+      const rows = (await named.db.execute(
+        sql`select current_setting('application_name') as name`,
+      )) as unknown as {
+        rows: { name: string }[];
+      };
+      expect(rows.rows[0]!.name).toBe('ops-named');
+    } finally {
+      await named.close();
+    }
   });
 });
 

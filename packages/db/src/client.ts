@@ -45,6 +45,15 @@ export type DatabaseOptions = (
   | { kind: 'pglite'; dataDir?: string }
 ) & { logQuery?: QueryLogger };
 
+/**
+ * What the server's connections are called in Postgres (`pg_stat_activity.application_name`), so
+ * an operator can tell its pool and its LISTEN connection apart from the agent queue's
+ * (`tandem-agent-queue`) and from other programs. Sent as `fallback_application_name`: an
+ * `application_name` the operator sets (in the database URL, or `PGAPPNAME`) wins.
+ */
+export const POOL_APPLICATION_NAME = 'tandem';
+export const LISTEN_APPLICATION_NAME = 'tandem-listen';
+
 /** Arbitrary constant: serialises migrations when several servers start against one Postgres. */
 const MIGRATION_LOCK_KEY = 7_261_513;
 
@@ -58,7 +67,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 type DrizzleLogger = { logQuery: QueryLogger } | undefined;
 
 async function openPostgres(url: string, poolSize = 10, logger?: DrizzleLogger): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    fallback_application_name: POOL_APPLICATION_NAME,
+  });
   // An idle connection closed by the server (a restart, or a test database dropped WITH (FORCE)
   // while the pool winds down) must not crash the process: the next query reports the problem.
   pool.on('error', () => undefined);
@@ -133,7 +146,7 @@ async function listenPostgres(
   onNotice: (payload: string) => void,
   onLost: () => void,
 ): Promise<() => Promise<void>> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, fallback_application_name: LISTEN_APPLICATION_NAME });
   let closing = false;
   let lost = false;
   const lose = () => {

@@ -134,8 +134,9 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const pgPool = new pg.Pool({
     connectionString: options.database.url,
     max: queuePoolSize(options.agents.concurrency),
-    // Tells the queue's connections from the app's in pg_stat_activity.
-    application_name: QUEUE_APPLICATION_NAME,
+    // Tells the queue's connections from the app's in pg_stat_activity; a name the operator sets
+    // (URL or PGAPPNAME) wins, as for the app's own (@tandem/db POOL_APPLICATION_NAME).
+    fallback_application_name: QUEUE_APPLICATION_NAME,
   });
   // An idle client's connection dropping (a Postgres restart) must not crash the process.
   pgPool.on('error', (error) => logger.warn({ err: error }, 'agent queue connection lost'));
