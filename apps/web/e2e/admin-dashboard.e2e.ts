@@ -83,6 +83,8 @@ describe('admin dashboard', () => {
     await page.getByRole('table', { name: 'Daily figures' }).waitFor();
     expect(number(await figure(page, 'Agents started'))).toBe(startedBefore + 1);
     expect(number(await figure(page, 'Credits spent'))).toBe(spentBefore + spent / 100);
+    // After the unread count, if any.
+    expect(await page.title()).toMatch(/^(\(\d+\) )?Dashboard · Admin · Tandem$/);
     const models = page.getByRole('table', { name: 'Model spend' });
     await models.getByRole('cell', { name: 'scripted', exact: true }).waitFor();
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
@@ -110,7 +112,14 @@ describe('admin dashboard', () => {
     await bob.waitFor();
     // His first visit's utm_source: this campaign, or 'website' when other tests signed him in first.
     expect(await bob.getByRole('cell').nth(5).textContent()).toMatch(/^(e2e-dashboard|website)$/);
+    // After the unread count, if any.
+    expect(await page.title()).toMatch(/^(\(\d+\) )?Users · Admin · Tandem$/);
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
+    // On a phone the table scrolls sideways: a keyboard reaches it as a named region.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('region', { name: 'Users, scrollable' }).focus();
+    expect(await seriousA11yViolations(page), `${page.url()} (phone)`).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await bob.getByRole('button', { name: 'Lead info for bob' }).click();
     const dialog = page.getByRole('dialog', { name: 'Lead info for bob' });
@@ -145,6 +154,10 @@ describe('admin dashboard', () => {
     await playground.waitFor();
     // At least the agent this test started.
     expect(Number(await playground.getByRole('cell').nth(3).textContent())).toBeGreaterThan(0);
+    // After the unread count, if any.
+    expect(await page.title()).toMatch(/^(\(\d+\) )?Repositories · Admin · Tandem$/);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousA11yViolations(page), `${page.url()} (phone)`).toEqual([]);
     await context.close();
   });
 });

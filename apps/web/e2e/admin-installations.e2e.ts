@@ -30,6 +30,12 @@ describe('admin installations', () => {
     await page.getByText(/^Banned ada; \d+ running agent\(s\) stopped\.$/).waitFor();
     await table.getByText('Banned').waitFor();
     expect(await seriousA11yViolations(page), page.url()).toEqual([]);
+    // After the unread count, if any.
+    expect(await page.title()).toMatch(/^(\(\d+\) )?Installations · Admin · Tandem$/);
+    // On a phone the table scrolls sideways, in a region a keyboard can reach.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousA11yViolations(page), `${page.url()} (phone)`).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     const attempt = () =>
       page.evaluate(async () => {

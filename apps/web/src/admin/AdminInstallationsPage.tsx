@@ -9,20 +9,17 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { ADMIN_INSTALLATION_SORTS, formatCredits, type AdminInstallation } from '@tandem/shared';
 import { useState } from 'react';
 import { ApiError } from '../api/client';
-import { PageSpinner } from '../layout/PageSpinner';
+import { usePageTitle } from '../lib/page-title';
 import { useAdminInstallations } from './use-admin-installations';
 import { GiftCreditsDialog } from './GiftCreditsDialog';
 import { useBanInstallation } from './use-ban-installation';
+import { AdminListTable } from './AdminListTable';
 import { AdminSearchForm } from './AdminSearchForm';
 import { useListParams, useSortParams } from './use-list-params';
 import { SortableTableHead, type SortableColumn } from './SortableTableHead';
@@ -40,6 +37,7 @@ const COLUMNS: SortableColumn<Sort>[] = [
 
 /** /admin/installations (platform §2, §7 Admin): every installation, searchable; ban and unban. */
 export default function AdminInstallationsPage() {
+  usePageTitle('Installations · Admin ·');
   // The URL is the list's state (DESIGN.md §7), defaults left out.
   const listParams = useListParams();
   const { sortBy, descending, sortOn } = useSortParams(listParams, ADMIN_INSTALLATION_SORTS, 'created_at');
@@ -86,64 +84,54 @@ export default function AdminInstallationsPage() {
           {notice.text}
         </Alert>
       ) : null}
-      {list.isError ? <Alert severity="error">Error loading installations.</Alert> : null}
-      {list.isPending ? <PageSpinner /> : null}
-      {list.data ? (
-        <>
-          <TableContainer>
-            <Table size="small" aria-label="Installations">
-              <SortableTableHead columns={COLUMNS} sortBy={sortBy} descending={descending} onSort={sortOn} />
-              <TableBody>
-                {list.data.installations.map((row) => (
-                  <TableRow key={row.id}>
-                    <TableCell>
-                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                        <Avatar src={row.avatar_url ?? undefined} alt="" sx={{ width: 24, height: 24 }} />
-                        <span>
-                          {row.name}{' '}
-                          <Typography component="span" variant="caption">
-                            #{row.id}
-                          </Typography>
-                        </span>
-                      </Stack>
-                    </TableCell>
-                    <TableCell>{new Date(row.created_at).toLocaleDateString()}</TableCell>
-                    <TableCell align="right">{formatCredits(row.credits)}</TableCell>
-                    <TableCell align="right">{row.members}</TableCell>
-                    <TableCell align="right">
-                      {row.agents}
-                      {row.active_agents ? ` (${row.active_agents} active)` : ''}
-                    </TableCell>
-                    <TableCell>
-                      {row.banned_at ? <Chip size="small" color="error" label="Banned" /> : 'Active'}
-                    </TableCell>
-                    <TableCell>
-                      <Stack direction="row" spacing={1}>
-                        <Button size="small" onClick={() => setGifting(row)}>
-                          Gift credits to {row.name}
-                        </Button>
-                        <Button
-                          size="small"
-                          color={row.banned_at ? 'primary' : 'error'}
-                          onClick={() => setConfirming(row)}
-                        >
-                          {row.banned_at ? `Unban ${row.name}` : `Ban ${row.name}`}
-                        </Button>
-                      </Stack>
-                    </TableCell>
-                  </TableRow>
-                ))}
-                {list.data.installations.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={COLUMNS.length}>No installations found.</TableCell>
-                  </TableRow>
-                ) : null}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination component="div" count={list.data.count} {...listParams.pagination} />
-        </>
-      ) : null}
+      <AdminListTable
+        label="Installations"
+        noun="installations"
+        list={list}
+        page={list.data && { rows: list.data.installations, count: list.data.count }}
+        columnCount={COLUMNS.length}
+        head={<SortableTableHead columns={COLUMNS} sort={{ sortBy, descending, onSort: sortOn }} />}
+        pagination={listParams.pagination}
+        renderRow={(row) => (
+          <TableRow key={row.id}>
+            <TableCell>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Avatar src={row.avatar_url ?? undefined} alt="" sx={{ width: 24, height: 24 }} />
+                <span>
+                  {row.name}{' '}
+                  <Typography component="span" variant="caption">
+                    #{row.id}
+                  </Typography>
+                </span>
+              </Stack>
+            </TableCell>
+            <TableCell>{new Date(row.created_at).toLocaleDateString()}</TableCell>
+            <TableCell align="right">{formatCredits(row.credits)}</TableCell>
+            <TableCell align="right">{row.members}</TableCell>
+            <TableCell align="right">
+              {row.agents}
+              {row.active_agents ? ` (${row.active_agents} active)` : ''}
+            </TableCell>
+            <TableCell>
+              {row.banned_at ? <Chip size="small" color="error" label="Banned" /> : 'Active'}
+            </TableCell>
+            <TableCell>
+              <Stack direction="row" spacing={1}>
+                <Button size="small" onClick={() => setGifting(row)}>
+                  Gift credits to {row.name}
+                </Button>
+                <Button
+                  size="small"
+                  color={row.banned_at ? 'primary' : 'error'}
+                  onClick={() => setConfirming(row)}
+                >
+                  {row.banned_at ? `Unban ${row.name}` : `Ban ${row.name}`}
+                </Button>
+              </Stack>
+            </TableCell>
+          </TableRow>
+        )}
+      />
       <GiftCreditsDialog
         installation={gifting}
         onClose={() => setGifting(null)}

@@ -1,25 +1,28 @@
-import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { PageSpinner } from '../layout/PageSpinner';
+import { usePageTitle } from '../lib/page-title';
+import { AdminListTable } from './AdminListTable';
 import { AdminSearchForm } from './AdminSearchForm';
+import { SortableTableHead, type SortableColumn } from './SortableTableHead';
 import { useAdminRepositories } from './use-admin-repositories';
 import { useListParams } from './use-list-params';
 
-const COLUMNS = ['Repository', 'Installation', 'Added', 'Agents', 'Status'];
+const COLUMNS: SortableColumn<never>[] = [
+  { sort: null, label: 'Repository' },
+  { sort: null, label: 'Installation' },
+  { sort: null, label: 'Added' },
+  { sort: null, label: 'Agents', numeric: true },
+  { sort: null, label: 'Status' },
+];
 
 /** /admin/repositories: every repository across installations, searchable (platform §7 Admin). */
 export default function AdminRepositoriesPage() {
+  usePageTitle('Repositories · Admin ·');
   const params = useListParams();
   const list = useAdminRepositories(params.query);
   return (
@@ -36,57 +39,32 @@ export default function AdminRepositoriesPage() {
         value={params.query.search}
         onSearch={params.search}
       />
-      {list.isError ? <Alert severity="error">Error loading repositories.</Alert> : null}
-      {list.isPending ? <PageSpinner /> : null}
-      {list.data ? (
-        <>
-          {/* Focusable: on a phone the table scrolls sideways, and keyboards must reach that too. */}
-          <TableContainer role="region" aria-label="Repositories, scrollable" tabIndex={0}>
-            <Table size="small" aria-label="Repositories">
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map((label) => (
-                    <TableCell key={label} align={label === 'Agents' ? 'right' : 'left'}>
-                      {label}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {list.data.repositories.map((row) => (
-                  <TableRow key={row.id}>
-                    {/* Not a link: the repository page is for its installation's members. */}
-                    <TableCell>{row.full_name}</TableCell>
-                    <TableCell>
-                      {row.installation_name}{' '}
-                      <Typography component="span" variant="caption">
-                        #{row.installation_id}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>{new Date(row.created_at).toLocaleDateString()}</TableCell>
-                    <TableCell align="right">{row.agents}</TableCell>
-                    <TableCell>
-                      {row.removed ? (
-                        <Chip size="small" label="Removed" />
-                      ) : row.private ? (
-                        'Private'
-                      ) : (
-                        'Public'
-                      )}
-                    </TableCell>
-                  </TableRow>
-                ))}
-                {list.data.repositories.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={COLUMNS.length}>No repositories found.</TableCell>
-                  </TableRow>
-                ) : null}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination component="div" count={list.data.count} {...params.pagination} />
-        </>
-      ) : null}
+      <AdminListTable
+        label="Repositories"
+        noun="repositories"
+        list={list}
+        page={list.data && { rows: list.data.repositories, count: list.data.count }}
+        columnCount={COLUMNS.length}
+        head={<SortableTableHead columns={COLUMNS} />}
+        pagination={params.pagination}
+        renderRow={(row) => (
+          <TableRow key={row.id}>
+            {/* Not a link: the repository page is for its installation's members. */}
+            <TableCell>{row.full_name}</TableCell>
+            <TableCell>
+              {row.installation_name}{' '}
+              <Typography component="span" variant="caption">
+                #{row.installation_id}
+              </Typography>
+            </TableCell>
+            <TableCell>{new Date(row.created_at).toLocaleDateString()}</TableCell>
+            <TableCell align="right">{row.agents}</TableCell>
+            <TableCell>
+              {row.removed ? <Chip size="small" label="Removed" /> : row.private ? 'Private' : 'Public'}
+            </TableCell>
+          </TableRow>
+        )}
+      />
     </Container>
   );
 }

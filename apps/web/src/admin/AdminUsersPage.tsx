@@ -1,29 +1,34 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AdminUser } from '@tandem/shared';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { PageSpinner } from '../layout/PageSpinner';
+import { usePageTitle } from '../lib/page-title';
+import { AdminListTable } from './AdminListTable';
 import { AdminSearchForm } from './AdminSearchForm';
 import { LeadInfoDialog } from './LeadInfoDialog';
+import { SortableTableHead, type SortableColumn } from './SortableTableHead';
 import { useAdminUsers } from './use-admin-users';
 import { useListParams } from './use-list-params';
 
-const COLUMNS = ['User', 'Email', 'Joined', 'Installations', 'Agents', 'utm_source', 'Lead'];
+const COLUMNS: SortableColumn<never>[] = [
+  { sort: null, label: 'User' },
+  { sort: null, label: 'Email' },
+  { sort: null, label: 'Joined' },
+  { sort: null, label: 'Installations', numeric: true },
+  { sort: null, label: 'Agents', numeric: true },
+  { sort: null, label: 'utm_source' },
+  { sort: null, label: 'Lead' },
+];
 
 /** /admin/users (platform §6 Product admin): every user with utm_source, and their lead info. */
 export default function AdminUsersPage() {
+  usePageTitle('Users · Admin ·');
   const params = useListParams();
   const [leadOf, setLeadOf] = useState<AdminUser | null>(null);
   const list = useAdminUsers(params.query);
@@ -42,54 +47,33 @@ export default function AdminUsersPage() {
         value={params.query.search}
         onSearch={params.search}
       />
-      {list.isError ? <Alert severity="error">Error loading users.</Alert> : null}
-      {list.isPending ? <PageSpinner /> : null}
-      {list.data ? (
-        <>
-          <TableContainer>
-            <Table size="small" aria-label="Users">
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map((label) => (
-                    <TableCell
-                      key={label}
-                      align={label === 'Installations' || label === 'Agents' ? 'right' : 'left'}
-                    >
-                      {label}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {list.data.users.map((row) => (
-                  <TableRow key={row.user_id}>
-                    <TableCell>
-                      {row.username}
-                      {row.admin ? <Chip size="small" label="Admin" sx={{ ml: 1 }} /> : null}
-                    </TableCell>
-                    <TableCell>{row.email ?? ''}</TableCell>
-                    <TableCell>{new Date(row.created_at).toLocaleDateString()}</TableCell>
-                    <TableCell align="right">{row.installations}</TableCell>
-                    <TableCell align="right">{row.agents}</TableCell>
-                    <TableCell>{row.utm_source ?? ''}</TableCell>
-                    <TableCell>
-                      <Button size="small" onClick={() => setLeadOf(row)}>
-                        Lead info for {row.username}
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                ))}
-                {list.data.users.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={COLUMNS.length}>No users found.</TableCell>
-                  </TableRow>
-                ) : null}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination component="div" count={list.data.count} {...params.pagination} />
-        </>
-      ) : null}
+      <AdminListTable
+        label="Users"
+        noun="users"
+        list={list}
+        page={list.data && { rows: list.data.users, count: list.data.count }}
+        columnCount={COLUMNS.length}
+        head={<SortableTableHead columns={COLUMNS} />}
+        pagination={params.pagination}
+        renderRow={(row) => (
+          <TableRow key={row.user_id}>
+            <TableCell>
+              {row.username}
+              {row.admin ? <Chip size="small" label="Admin" sx={{ ml: 1 }} /> : null}
+            </TableCell>
+            <TableCell>{row.email ?? ''}</TableCell>
+            <TableCell>{new Date(row.created_at).toLocaleDateString()}</TableCell>
+            <TableCell align="right">{row.installations}</TableCell>
+            <TableCell align="right">{row.agents}</TableCell>
+            <TableCell>{row.utm_source ?? ''}</TableCell>
+            <TableCell>
+              <Button size="small" onClick={() => setLeadOf(row)}>
+                Lead info for {row.username}
+              </Button>
+            </TableCell>
+          </TableRow>
+        )}
+      />
       <LeadInfoDialog user={leadOf} onClose={() => setLeadOf(null)} />
     </Container>
   );

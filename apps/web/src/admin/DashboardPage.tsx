@@ -15,12 +15,14 @@ import {
 } from '@tandem/shared';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { PageSpinner } from '../layout/PageSpinner';
+import { usePageTitle } from '../lib/page-title';
 import { DashboardCharts } from './DashboardCharts';
 import { DashboardTables } from './DashboardTables';
 import { useAdminDashboard } from './use-admin-dashboard';
 
 /** /admin/dashboard (platform §2, §7 Admin): the figures an operator checks each morning. */
 export default function DashboardPage() {
+  usePageTitle('Dashboard · Admin ·');
   // The range is in the URL (DESIGN.md §7), so a link or a reload shows the same figures.
   const [params, setParams] = useSearchParams();
   const asked = Number(params.get('days'));

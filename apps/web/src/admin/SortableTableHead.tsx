@@ -10,14 +10,15 @@ export interface SortableColumn<Sort extends string> {
   numeric?: boolean;
 }
 
-/** The head row of an admin table whose sortable columns toggle the order (aria-sort follows). */
+/**
+ * The head row of an admin table whose sortable columns toggle the order (aria-sort follows).
+ * Without `sort`, a plain head: every column's label, numeric ones aligned right.
+ */
 export function SortableTableHead<Sort extends string>(props: {
   columns: readonly SortableColumn<Sort>[];
-  sortBy: Sort;
-  descending: boolean;
-  onSort: (column: Sort) => void;
+  sort?: { sortBy: Sort; descending: boolean; onSort: (column: Sort) => void };
 }) {
-  const { sortBy, descending } = props;
+  const { sort } = props;
   return (
     <TableHead>
       <TableRow>
@@ -25,13 +26,13 @@ export function SortableTableHead<Sort extends string>(props: {
           <TableCell
             key={column.label}
             align={column.numeric ? 'right' : 'left'}
-            sortDirection={column.sort === sortBy ? (descending ? 'desc' : 'asc') : false}
+            sortDirection={sort && column.sort === sort.sortBy ? (sort.descending ? 'desc' : 'asc') : false}
           >
-            {column.sort ? (
+            {sort && column.sort ? (
               <TableSortLabel
-                active={column.sort === sortBy}
-                direction={column.sort === sortBy && !descending ? 'asc' : 'desc'}
-                onClick={() => props.onSort(column.sort!)}
+                active={column.sort === sort.sortBy}
+                direction={column.sort === sort.sortBy && !sort.descending ? 'asc' : 'desc'}
+                onClick={() => sort.onSort(column.sort!)}
               >
                 {column.label}
               </TableSortLabel>

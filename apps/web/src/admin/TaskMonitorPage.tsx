@@ -5,11 +5,7 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -27,8 +23,8 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../api/client';
 import { agentPath } from '../agents/agent-display';
-import { PageSpinner } from '../layout/PageSpinner';
 import { usePageTitle } from '../lib/page-title';
+import { AdminListTable } from './AdminListTable';
 import { ACTION_LABELS, TaskActionDialog, type PendingAction } from './TaskActionDialog';
 import { useAdminTasks } from './use-admin-tasks';
 import { useListParams, useSortParams } from './use-list-params';
@@ -182,68 +178,54 @@ export default function TaskMonitorPage() {
           {notice.text}
         </Alert>
       ) : null}
-      {list.isError ? <Alert severity="error">Error loading tasks.</Alert> : null}
-      {list.isPending ? <PageSpinner /> : null}
-      {list.data ? (
-        <>
-          <TableContainer>
-            <Table size="small" aria-label="Tasks">
-              <SortableTableHead columns={COLUMNS} sortBy={sortBy} descending={descending} onSort={sortOn} />
-              <TableBody>
-                {list.data.tasks.map((task) => (
-                  <TableRow key={task.id} data-testid="task-row">
-                    <TableCell>
-                      <TaskCell task={task} />
-                    </TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        variant="outlined"
-                        label={task.status}
-                        color={task.status === 'failed' ? 'error' : 'default'}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      {task.installation
-                        ? `${task.installation.name ?? 'unknown'} #${task.installation.id}`
-                        : '—'}
-                    </TableCell>
-                    <TableCell>{task.kind === 'agent' ? (task.repository ?? '—') : '—'}</TableCell>
-                    <TableCell>{task.kind === 'agent' ? task.model : '—'}</TableCell>
-                    <TableCell title={new Date(task.created_at).toLocaleString()}>
-                      {relativeTime(task.created_at)}
-                    </TableCell>
-                    <TableCell align="right">
-                      {task.kind === 'agent' ? formatCredits(task.cost) : '—'}
-                    </TableCell>
-                    <TableCell>
-                      <Stack direction="row" spacing={1}>
-                        {actionsFor(task).map((action) => (
-                          <Button
-                            key={action}
-                            size="small"
-                            color={action === 'restart' ? 'primary' : 'error'}
-                            aria-label={`${ACTION_LABELS[action]} ${task.title}`}
-                            onClick={() => setPending({ action, task })}
-                          >
-                            {ACTION_LABELS[action]}
-                          </Button>
-                        ))}
-                      </Stack>
-                    </TableCell>
-                  </TableRow>
+      <AdminListTable
+        label="Tasks"
+        noun="tasks"
+        list={list}
+        page={list.data && { rows: list.data.tasks, count: list.data.count }}
+        columnCount={COLUMNS.length}
+        head={<SortableTableHead columns={COLUMNS} sort={{ sortBy, descending, onSort: sortOn }} />}
+        pagination={listParams.pagination}
+        renderRow={(task) => (
+          <TableRow key={task.id} data-testid="task-row">
+            <TableCell>
+              <TaskCell task={task} />
+            </TableCell>
+            <TableCell>
+              <Chip
+                size="small"
+                variant="outlined"
+                label={task.status}
+                color={task.status === 'failed' ? 'error' : 'default'}
+              />
+            </TableCell>
+            <TableCell>
+              {task.installation ? `${task.installation.name ?? 'unknown'} #${task.installation.id}` : '—'}
+            </TableCell>
+            <TableCell>{task.kind === 'agent' ? (task.repository ?? '—') : '—'}</TableCell>
+            <TableCell>{task.kind === 'agent' ? task.model : '—'}</TableCell>
+            <TableCell title={new Date(task.created_at).toLocaleString()}>
+              {relativeTime(task.created_at)}
+            </TableCell>
+            <TableCell align="right">{task.kind === 'agent' ? formatCredits(task.cost) : '—'}</TableCell>
+            <TableCell>
+              <Stack direction="row" spacing={1}>
+                {actionsFor(task).map((action) => (
+                  <Button
+                    key={action}
+                    size="small"
+                    color={action === 'restart' ? 'primary' : 'error'}
+                    aria-label={`${ACTION_LABELS[action]} ${task.title}`}
+                    onClick={() => setPending({ action, task })}
+                  >
+                    {ACTION_LABELS[action]}
+                  </Button>
                 ))}
-                {list.data.tasks.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={COLUMNS.length}>No tasks found.</TableCell>
-                  </TableRow>
-                ) : null}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination component="div" count={list.data.count} {...listParams.pagination} />
-        </>
-      ) : null}
+              </Stack>
+            </TableCell>
+          </TableRow>
+        )}
+      />
       <TaskActionDialog
         pending={pending}
         busy={act.isPending}
