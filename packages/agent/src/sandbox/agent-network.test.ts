@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -167,6 +167,8 @@ describe.skipIf(skip !== null)(`AgentNetwork${skip ? ` (skipped: ${skip})` : ''}
     expect(await processesMatching(`--target=${holder}`)).toEqual([]);
     expect(await processesMatching(`${holder} tap0`)).toEqual([]);
     expect(await processesMatching(network.runtimeDir)).toEqual([]);
+    // Its directory (the bridge's socket) is gone once dispose() resolves.
+    expect(existsSync(network.runtimeDir)).toBe(false);
     await expect(network.forward(port, '127.0.0.1')).rejects.toThrow(/disposed/);
   });
 

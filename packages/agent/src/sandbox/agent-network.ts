@@ -1,5 +1,6 @@
 import { launch, type StartedProcess } from '@tandem/process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -141,7 +142,9 @@ export class AgentNetwork {
     const timer = setTimeout(() => this.holder.kill('SIGKILL'), 1000);
     await this.holderExited;
     clearTimeout(timer);
-    rmSync(this.runtimeDir, { recursive: true, force: true });
+    // Off the event loop: a synchronous removal of the directory (its socket and the bridge's
+    // files) blocked every other request for a millisecond or so per agent ended.
+    await rm(this.runtimeDir, { recursive: true, force: true });
   }
 }
 
