@@ -22,7 +22,7 @@ import { useBanInstallation } from './use-ban-installation';
 import { AdminListTable } from './AdminListTable';
 import { AdminSearchForm } from './AdminSearchForm';
 import { useListParams, useSortParams } from './use-list-params';
-import { SortableTableHead, type SortableColumn } from './SortableTableHead';
+import type { SortableColumn } from './SortableTableHead';
 
 type Sort = (typeof ADMIN_INSTALLATION_SORTS)[number];
 const COLUMNS: SortableColumn<Sort>[] = [
@@ -89,8 +89,8 @@ export default function AdminInstallationsPage() {
         noun="installations"
         list={list}
         page={list.data && { rows: list.data.installations, count: list.data.count }}
-        columnCount={COLUMNS.length}
-        head={<SortableTableHead columns={COLUMNS} sort={{ sortBy, descending, onSort: sortOn }} />}
+        columns={COLUMNS}
+        sort={{ sortBy, descending, onSort: sortOn }}
         pagination={listParams.pagination}
         renderRow={(row) => (
           <TableRow key={row.id}>

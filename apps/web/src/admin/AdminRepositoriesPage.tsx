@@ -8,7 +8,7 @@ import { Link as RouterLink } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
 import { AdminListTable } from './AdminListTable';
 import { AdminSearchForm } from './AdminSearchForm';
-import { SortableTableHead, type SortableColumn } from './SortableTableHead';
+import type { SortableColumn } from './SortableTableHead';
 import { useAdminRepositories } from './use-admin-repositories';
 import { useListParams } from './use-list-params';
 
@@ -44,8 +44,7 @@ export default function AdminRepositoriesPage() {
         noun="repositories"
         list={list}
         page={list.data && { rows: list.data.repositories, count: list.data.count }}
-        columnCount={COLUMNS.length}
-        head={<SortableTableHead columns={COLUMNS} />}
+        columns={COLUMNS}
         pagination={params.pagination}
         renderRow={(row) => (
           <TableRow key={row.id}>

@@ -12,7 +12,7 @@ import { usePageTitle } from '../lib/page-title';
 import { AdminListTable } from './AdminListTable';
 import { AdminSearchForm } from './AdminSearchForm';
 import { LeadInfoDialog } from './LeadInfoDialog';
-import { SortableTableHead, type SortableColumn } from './SortableTableHead';
+import type { SortableColumn } from './SortableTableHead';
 import { useAdminUsers } from './use-admin-users';
 import { useListParams } from './use-list-params';
 
@@ -52,8 +52,7 @@ export default function AdminUsersPage() {
         noun="users"
         list={list}
         page={list.data && { rows: list.data.users, count: list.data.count }}
-        columnCount={COLUMNS.length}
-        head={<SortableTableHead columns={COLUMNS} />}
+        columns={COLUMNS}
         pagination={params.pagination}
         renderRow={(row) => (
           <TableRow key={row.user_id}>

@@ -29,7 +29,7 @@ import { ACTION_LABELS, TaskActionDialog, type PendingAction } from './TaskActio
 import { useAdminTasks } from './use-admin-tasks';
 import { useListParams, useSortParams } from './use-list-params';
 import { useTaskAction } from './use-task-action';
-import { SortableTableHead, type SortableColumn } from './SortableTableHead';
+import type { SortableColumn } from './SortableTableHead';
 
 type Sort = (typeof ADMIN_TASK_SORTS)[number];
 const COLUMNS: SortableColumn<Sort>[] = [
@@ -183,8 +183,8 @@ export default function TaskMonitorPage() {
         noun="tasks"
         list={list}
         page={list.data && { rows: list.data.tasks, count: list.data.count }}
-        columnCount={COLUMNS.length}
-        head={<SortableTableHead columns={COLUMNS} sort={{ sortBy, descending, onSort: sortOn }} />}
+        columns={COLUMNS}
+        sort={{ sortBy, descending, onSort: sortOn }}
         pagination={listParams.pagination}
         renderRow={(task) => (
           <TableRow key={task.id} data-testid="task-row">
