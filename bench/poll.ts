@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { median } from './median.js';
 import type { Figure } from './report.js';
 import { startTarget, type RunningTarget } from './servers.js';
 
@@ -13,11 +14,6 @@ export interface LoadResult {
 const CONNECTIONS = 50;
 /** Measurements of each side per figure, taken in turns. */
 const ROUNDS = 3;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 function sum(results: LoadResult[], key: 'errors' | 'timeouts' | 'non2xx'): number {
   return results.reduce((total, r) => total + r[key], 0);
@@ -80,7 +76,7 @@ export async function pollFigures(
       baseline = undefined;
       const base = median(bases.map((r) => r.rps));
       const rps = median(measures.map((r) => r.rps));
-      const failed = measures.reduce((sum, r) => sum + r.errors + r.timeouts + r.non2xx, 0);
+      const failed = sum(measures, 'errors') + sum(measures, 'timeouts') + sum(measures, 'non2xx');
       // The worst round's p99: a stall in any round counts.
       const p99 = Math.max(...measures.map((r) => r.p99));
       figures.push({

@@ -19,9 +19,9 @@ import type { Figure } from './report.js';
 import { IDLE_MS, idleRssMb } from './idle-rss.js';
 import { rssMb, startTarget, type RunningTarget } from './servers.js';
 import { spawnBlockingMs } from './spawn-cost.js';
+import { median } from './median.js';
 
 const run = promisify(execFile);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** A fake model: answers "Done." after `latencyMs`; `next()` resolves when the next request arrives. */

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
 import type { Figure } from './report.js';
 import { startTarget, type RunningTarget } from './servers.js';
+import { median } from './median.js';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -58,8 +59,6 @@ async function firstContentfulPaint(browser: Browser, url: string): Promise<numb
     await context.close();
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * Medians of `runs` fresh visits to each URL, taken in turns: a paint takes some 100 ms, so a

@@ -12,9 +12,9 @@ import type { useListParams } from './use-list-params';
 
 /**
  * One paged admin list (users, repositories, installations, tasks): its loading and error states,
- * the table with its head (sortable columns where `sort` is given), a row per item or a "none found" row, and the pager. The table is a
- * named, focusable region: on a phone it scrolls sideways, and a keyboard must be able to scroll
- * it too (axe's scrollable-region-focusable).
+ * the table with its head (sortable columns where `sort` is given), a row per item or a "none
+ * found" row, and the pager. The table is a named, focusable region: on a phone it scrolls
+ * sideways, and a keyboard must be able to scroll it too (axe's scrollable-region-focusable).
  */
 export function AdminListTable<Row, Sort extends string = never>(props: {
   /** The table's accessible name, e.g. 'Users'. */
