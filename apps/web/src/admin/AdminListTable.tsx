@@ -40,7 +40,7 @@ export function AdminListTable<Row, Sort extends string = never>(props: {
         <>
           <TableContainer role="region" aria-label={`${props.label}, scrollable`} tabIndex={0}>
             <Table size="small" aria-label={props.label}>
-              <SortableTableHead columns={props.columns} {...(props.sort ? { sort: props.sort } : {})} />
+              <SortableTableHead columns={props.columns} sort={props.sort} />
               <TableBody>
                 {page.rows.map(props.renderRow)}
                 {page.rows.length === 0 ? (
