@@ -53,6 +53,11 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
     expect(imgSrc.split(' ')).toContain('http://127.0.0.1:9'); // the test app's code host address
     expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
     expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    // No origin-keyed process hint: it costs a visitor from another site a second renderer process.
+    expect(res.headers['origin-agent-cluster']).toBeUndefined();
+    const landing = await app.server.inject('/');
+    expect(landing.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(landing.headers['origin-agent-cluster']).toBeUndefined();
   });
 
   it("gives the API's answers a policy under which nothing loads, runs or is framed", async () => {

@@ -201,6 +201,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
         },
       },
       crossOriginEmbedderPolicy: false,
+      // Chromium already keys agent clusters by origin (no document.domain); the header only asks
+      // it for a process of the origin's own, and a visitor arriving from another site then waits
+      // for a second renderer process (docs/decisions.md "Landing paint: no origin-keyed process
+      // hint"). Previews, the one hostile neighbour, must be another site (README).
+      originAgentCluster: false,
     },
     () => previewSettings.frameSource() ?? "'self'",
   );

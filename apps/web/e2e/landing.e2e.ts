@@ -12,6 +12,9 @@ describe('landing page', () => {
     expect(await main.getByRole('link', { name: 'Existing Repo' }).getAttribute('href')).toBe(
       '/login?returnUrl=%2Fgh',
     );
+    // The server sends no Origin-Agent-Cluster header (docs/decisions.md "Landing paint: no
+    // origin-keyed process hint"): Chromium keys the page's agent cluster by origin without it.
+    expect(await page.evaluate(() => window.originAgentCluster)).toBe(true);
     expect(await main.getByRole('button', { name: 'Request a Demo' }).count()).toBe(0);
     await context.close();
   });
