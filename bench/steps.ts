@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { startChatCompletionsServer } from '@tandem/agent/testing';
 import { createAgentResponseSchema, statusCountsSchema } from '@tandem/shared';
 import type { AgentTargetInfo } from './agent-target.js';
+import { apiOf, type Api } from './api.js';
 import type { Figure } from './report.js';
 import { IDLE_MS, idleRssMb } from './idle-rss.js';
 import { rssMb, startTarget, type RunningTarget } from './servers.js';
@@ -54,24 +55,6 @@ export async function fakeModel() {
 }
 
 export type FakeModel = Awaited<ReturnType<typeof fakeModel>>;
-
-export type Api = (path: string, init?: { method?: string; body?: unknown }) => Promise<unknown>;
-
-export function apiOf(target: AgentTargetInfo): Api {
-  return async (path, init = {}) => {
-    const res = await fetch(`${target.url}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${target.token}`,
-        'content-type': 'application/json',
-        'x-tandem-csrf': '1',
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-    return res.json();
-  };
-}
 
 /**
  * Waits until none of the user's agents is working (its run ended after the model's answer). It

@@ -14,7 +14,8 @@
 import type { AgentTargetInfo } from './agent-target.js';
 import type { Figure } from './report.js';
 import { startTarget, startWorkerProcess } from './servers.js';
-import { agentsAtOnce, apiOf, fakeModel, type FakeModel } from './steps.js';
+import { apiOf } from './api.js';
+import { agentsAtOnce, fakeModel, type FakeModel } from './steps.js';
 import { throwawayDatabase } from './throwaway-database.js';
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
