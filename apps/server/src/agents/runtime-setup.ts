@@ -35,7 +35,7 @@ export interface AgentRuntimeOptions {
   throttle?: boolean;
   /** graphile-worker's schema (tests). */
   queueSchema?: string;
-  /** After each model charge: the server's auto-fill check. */
+  /** After a model charge that may call for an auto-fill: the server's auto-fill check. */
   afterCharge?: (installationId: number) => void;
   /** Sunset mode: supervisors start no sub-agents once it has closed. */
   sunset?: Sunset | null;

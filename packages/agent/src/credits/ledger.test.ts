@@ -1,4 +1,4 @@
-import { agents, creditTransactions } from '@tandem/db';
+import { agents, billingAccounts, creditTransactions, installations } from '@tandem/db';
 import {
   createTestDatabase,
   seedAcmeRepository,
@@ -88,7 +88,11 @@ describe.each(testDatabaseKinds())('the credit ledger on %s', (kind) => {
       curTokens: 4321,
       description: 'one call',
     });
-    expect(result).toEqual({ balance: before - 250, spentSinceMessage: was!.spentSinceMessage + 250 });
+    expect(result).toEqual({
+      balance: before - 250,
+      spentSinceMessage: was!.spentSinceMessage + 250,
+      autoFillDue: false,
+    });
     const [now] = await database.db.select().from(agents).where(eq(agents.id, agentId));
     expect(now).toMatchObject({ curTokens: 4321, creditsSpent: was!.creditsSpent + 250 });
   });
@@ -111,5 +115,47 @@ describe.each(testDatabaseKinds())('the credit ledger on %s', (kind) => {
     );
     const [now] = await database.db.select().from(agents).where(eq(agents.id, agentId));
     expect(now).toEqual(was);
+  });
+
+  it('says an auto-fill may be due only when it is on and the charge leaves the balance below its threshold', async () => {
+    const { db } = database;
+    const agentId = agentIds[2]!;
+    const charge = (units: number) =>
+      chargeAgentCall(db, { installationId: 7, agentId, units, curTokens: 1, description: 'call' });
+    const setBalance = (credits: number) =>
+      db
+        .update(installations)
+        .set({ creditBalance: credits * LEDGER_UNITS_PER_CREDIT })
+        .where(eq(installations.id, 7));
+    const account = (values: Partial<typeof billingAccounts.$inferInsert>) =>
+      db.update(billingAccounts).set(values).where(eq(billingAccounts.installationId, 7));
+
+    // No billing account at all (never set up): nothing to tell billing.
+    await setBalance(100);
+    expect((await charge(1)).autoFillDue).toBe(false);
+
+    await db.insert(billingAccounts).values({ installationId: 7, autoFillThreshold: 500 });
+    // Off (the default), even far below the threshold.
+    expect((await charge(1)).autoFillDue).toBe(false);
+
+    await account({ autoFillEnabled: true });
+    expect((await charge(1)).autoFillDue).toBe(true);
+    // Still at or above the threshold after the charge: not due.
+    await setBalance(600);
+    expect((await charge(100 * LEDGER_UNITS_PER_CREDIT)).autoFillDue).toBe(false);
+    // The charge that takes it below is.
+    expect((await charge(1)).autoFillDue).toBe(true);
+    // A failed auto-fill waits until the settings are saved again.
+    await account({ autoFillError: 'Your card was declined.' });
+    expect((await charge(1)).autoFillDue).toBe(false);
+    // Turned off again: not due.
+    await account({ autoFillError: null, autoFillEnabled: false });
+    expect((await charge(1)).autoFillDue).toBe(false);
+    // Another installation's auto-fill is not this one's.
+    await db.insert(installations).values({ id: 8, accountLogin: 'globex', accountType: 'Organization' });
+    await db
+      .insert(billingAccounts)
+      .values({ installationId: 8, autoFillEnabled: true, autoFillThreshold: 10 ** 6 });
+    expect((await charge(1)).autoFillDue).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { agents, creditTransactions, installations, prepared, type Db } from '@tandem/db';
+import { agents, billingAccounts, creditTransactions, installations, prepared, type Db } from '@tandem/db';
 import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
 import { eq, sql } from 'drizzle-orm';
 
@@ -74,6 +74,13 @@ export interface ChargeResult {
   balance: number;
   /** Units this agent has spent since its last user message. */
   spentSinceMessage: number;
+  /**
+   * Whether an auto-fill may be due: the installation has it on, without a failed attempt, and the
+   * balance after this charge is below its threshold. Only then is billing told (its claim checks
+   * all of this again, atomically): every model call of every agent is charged, and an installation
+   * without auto-fill, the usual case, then costs no second statement (issue 15).
+   */
+  autoFillDue: boolean;
 }
 
 /**
@@ -92,7 +99,11 @@ export async function chargeAgentCall(
   ).execute(charge);
   // The ledger row's foreign keys fail the whole statement first (no such installation or agent).
   if (!row) throw new Error(`Installation ${charge.installationId} does not exist`);
-  return { balance: Number(row.balance), spentSinceMessage: Number(row.spent ?? 0) };
+  return {
+    balance: Number(row.balance),
+    spentSinceMessage: Number(row.spent ?? 0),
+    autoFillDue: row.autoFillDue === true,
+  };
 }
 
 /** chargeAgentCall's statement, with placeholders named after the charge's fields. */
@@ -129,11 +140,18 @@ function chargeStatement(db: Db) {
       .where(eq(agents.id, sql.placeholder('agentId')))
       .returning({ spent: agents.spentSinceMessage }),
   );
+  // As AutoFill's claim compares them (apps/server/src/services/billing/auto-fill.ts).
+  const autoFillDue = sql<boolean>`exists (select 1 from ${billingAccounts}
+    where ${billingAccounts.installationId} = ${sql.placeholder('installationId')}
+      and ${billingAccounts.autoFillEnabled} and ${billingAccounts.autoFillError} is null
+      and (select ${installation.balance} from ${installation})
+        < ${billingAccounts.autoFillThreshold}::bigint * ${LEDGER_UNITS_PER_CREDIT})`;
   return db
     .with(installation, ledger, agent)
     .select({
       balance: installation.balance,
       spent: sql<string | number | null>`(select ${agent.spent} from ${agent})`,
+      autoFillDue,
     })
     .from(installation);
 }

@@ -78,7 +78,10 @@ export interface RuntimeDeps {
   openSecret?: (sealed: string) => string;
   /** A run stops after this many model calls and waits for the user (a runaway guard). */
   maxModelCalls?: number;
-  /** Told after each charge (billing's auto-fill checks the balance); must not throw. */
+  /**
+   * Told after a charge that may call for an auto-fill (ChargeResult.autoFillDue; billing claims
+   * and buys it); must not throw.
+   */
   afterCharge?: (installationId: number) => void;
   /** Supervisor agents' sub-agents (the server's services); without it their tools refuse. */
   supervision?: SupervisionHost;
@@ -465,14 +468,14 @@ export class AgentRun {
     const tokens = toTokenUsage(usage);
     const price = priceFor(model.option);
     const units = chargeUnits(price, tokens);
-    await chargeAgentCall(this.deps.db, {
+    const { autoFillDue } = await chargeAgentCall(this.deps.db, {
       installationId: this.repo.installationId,
       agentId: this.agentId,
       units,
       curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
       description,
     });
-    this.deps.afterCharge?.(this.repo.installationId);
+    if (autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
     return {
       input_tokens: tokens.inputTokens,
       cached_tokens: tokens.cachedTokens,
