@@ -13,7 +13,10 @@ export type Api = (path: string, init?: { method?: string; body?: unknown }) => 
 
 export function apiOf(target: AgentTargetInfo): Api {
   // No limit on sockets: the many-agents figure sends all its creations at once, as 100 users would.
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  // An idle socket closes after 4 s, as fetch's do: the server's idle memory is read 60 s after a
+  // batch (a hundred connections held open for it would count there), and each batch starts on
+  // new connections, as a hundred users' requests would.
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 4000 });
   const base = new URL(target.url);
   return (path, init = {}) =>
     new Promise((resolve, reject) => {
