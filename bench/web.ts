@@ -124,6 +124,22 @@ async function visit(cdp: CDPSession, navigate: () => Promise<unknown>): Promise
 }
 
 /**
+ * A page of another site than every one of `targets`, served by `server` under another host name:
+ * the servers listen on 127.0.0.1, and a site is its scheme and host, not its port. Thrown rather
+ * than a silently same-site "other" page when a target is not on 127.0.0.1.
+ */
+function anotherSite(server: string, targets: readonly string[]): string {
+  const other = new URL(server);
+  if (other.hostname !== '127.0.0.1') throw new Error(`expected a server on 127.0.0.1, got ${server}`);
+  other.hostname = 'localhost';
+  for (const target of targets) {
+    if (new URL(target).hostname === other.hostname)
+      throw new Error(`${target} is on the same site as ${other.href}`);
+  }
+  return other.href;
+}
+
+/**
  * The web figures: landing page JavaScript sent gzipped (vs the 150 KB goal), first contentful
  * paint vs a static page, and what a repeat visit fetches again.
  */
@@ -158,8 +174,7 @@ export async function webFigures(options: { runs: number }): Promise<Figure[]> {
     await context.close();
 
     const urls: [string, string] = [`${baseline.url}/`, `${tandem.url}/`];
-    // Another site: both servers listen on 127.0.0.1, and a site is its scheme and host, not port.
-    const otherSite = `${baseline.url.replace('//127.0.0.1:', '//localhost:')}/`;
+    const otherSite = anotherSite(baseline.url, urls);
     // One visit to each first, unmeasured: both servers and the browser past their first request.
     await pairedPaints(browser, urls, 1, otherSite);
     const [staticFcp, landingFcp] = await pairedPaints(browser, urls, options.runs, otherSite);
