@@ -71,3 +71,37 @@ describe('auto-fill after an agent run', () => {
     ]);
   });
 });
+
+/**
+ * Billing is asked only after a charge that may call for an auto-fill (ChargeResult.autoFillDue):
+ * an installation without auto-fill costs no claim statement per model call (issue 15).
+ */
+describe('an agent run where auto-fill is off', () => {
+  const log: string[] = [];
+  const testApp = useTestApp('pglite', {
+    codeHost: true,
+    billing: true,
+    agents: { models: { scriptedModelFile: scriptFile } },
+    logQuery: (query) => log.push(query),
+  });
+
+  it('never asks billing to claim an auto-fill', async () => {
+    const app = testApp();
+    const ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: { authorization: `Bearer ${ada.token}` },
+      payload: { body: 'say hello', model: 'scripted' },
+    });
+    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+    await (app.runner as EmbeddedRunner).idle(agentId);
+    await app.autoFill.idle();
+    // The run was charged, and billing was never asked.
+    expect(log.filter((q) => /insert into "credit_transactions"/i.test(q)).length).toBeGreaterThan(0);
+    expect(log.filter((q) => /update "billing_accounts"/i.test(q))).toEqual([]);
+  });
+});
