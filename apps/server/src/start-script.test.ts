@@ -54,6 +54,8 @@ function threadsOf(pid: number): { tid: number; nice: number }[] {
  * script through `sh -c` and may exit without passing the signal on; the server must stop anyway.
  */
 describe('npm start', () => {
+  // Made here, where tempDir's removal after the file takes effect (not inside the test).
+  const dataDir = tempDir('tandem-start-');
   it('starts a tuned server; SIGTERM to npm stops it', { timeout: 240_000 }, async () => {
     const [port, codehostPort] = [await freePort(), await freePort()];
     const npm = spawn('npm', ['start'], {
@@ -63,7 +65,7 @@ describe('npm start', () => {
         PORT: String(port),
         CODEHOST_PORT: String(codehostPort),
         STRIPE_LOCAL_PORT: '0',
-        TANDEM_DATA_DIR: tempDir('tandem-start-'),
+        TANDEM_DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

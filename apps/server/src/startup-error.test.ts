@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, tempDir } from './testing/agent-harness.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+// Made here, where tempDir's removal after the file takes effect (a hook added inside a running test
+// never ran, and every CI run left a 41 MB data dir per start); each start gets a fresh one inside.
+const dataDirs = tempDir('tandem-startup-');
 
 function run(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
@@ -13,7 +17,7 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stderr
       env: {
         ...process.env,
         LOG_LEVEL: 'silent',
-        TANDEM_DATA_DIR: tempDir('tandem-startup-'),
+        TANDEM_DATA_DIR: mkdtempSync(join(dataDirs, 'start-')),
         STRIPE_LOCAL_PORT: '0',
         ...env,
       },

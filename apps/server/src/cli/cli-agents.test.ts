@@ -33,6 +33,8 @@ const scriptFile = writeScriptFile([
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 describe('the tandem CLI driving a real agent', () => {
+  // Made here, where tempDir's removal after the file takes effect (not inside a test).
+  const cloneRoot = tempDir('tandem-cli-clone-');
   const testApp = useTestApp('pglite', {
     codeHost: true,
     agents: { models: { scriptedModelFile: scriptFile } },
@@ -116,7 +118,7 @@ describe('the tandem CLI driving a real agent', () => {
 
   it("checks out the agent's branch in a clone, refusing other repositories and dirty trees", async () => {
     const token = await app.codeHost!.issueInstallationToken(1000);
-    const dir = tempDir('tandem-cli-clone-');
+    const dir = cloneRoot;
     const header = `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
     // Asynchronous: the code host serves git from this very process, a sync call would deadlock it.
     const git = async (cwd: string, ...args: string[]) =>

@@ -22,7 +22,10 @@ export const ADD_SUBTRACT_EDIT = {
 export const SLOW_ONCE =
   'if [ -f .git/crash-marker ]; then echo resumed; else touch .git/crash-marker; echo first; sleep 20; fi';
 
-/** A temporary directory removed after the test file. */
+/**
+ * A temporary directory removed after the test file. Call it where hooks are declared (a file's or
+ * a describe's body): called inside a running test, its removal hook never ran.
+ */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
