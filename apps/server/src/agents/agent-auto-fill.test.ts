@@ -9,7 +9,20 @@ const scriptFile = writeScriptFile([
   { match: 'hello', steps: [{ tool_calls: [{ name: 'task_complete', args: { summary: 'Hi.' } }] }] },
 ]);
 
-/** The runtime tells billing about each charge, so an agent's spending triggers auto-fill. */
+/** `user` starts an agent that says hello; resolves once its run and billing's checks are over. */
+async function runHello(app: TestApp, user: TestUser): Promise<void> {
+  const res = await app.server.inject({
+    method: 'POST',
+    url: '/api/agents/create-agent/acme/webapp',
+    headers: { authorization: `Bearer ${user.token}` },
+    payload: { body: 'say hello', model: 'scripted' },
+  });
+  const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+  await (app.runner as EmbeddedRunner).idle(agentId);
+  await app.autoFill.idle();
+}
+
+/** The runtime tells billing about a charge that may call for an auto-fill, so spending triggers it. */
 describe('auto-fill after an agent run', () => {
   const testApp = useTestApp('pglite', {
     codeHost: true,
@@ -48,15 +61,7 @@ describe('auto-fill after an agent run', () => {
   });
 
   it('buys once when a run leaves the balance below the threshold', async () => {
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: { authorization: `Bearer ${ada.token}` },
-      payload: { body: 'say hello', model: 'scripted' },
-    });
-    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
-    await (app.runner as EmbeddedRunner).idle(agentId);
-    await app.autoFill.idle();
+    await runHello(app, ada);
     await app.billing.webhooks.idle();
     const ledger = transactionListSchema.parse(
       (
@@ -91,15 +96,7 @@ describe('an agent run where auto-fill is off', () => {
       username: 'ada',
       installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
     });
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: { authorization: `Bearer ${ada.token}` },
-      payload: { body: 'say hello', model: 'scripted' },
-    });
-    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
-    await (app.runner as EmbeddedRunner).idle(agentId);
-    await app.autoFill.idle();
+    await runHello(app, ada);
     // The run was charged, and billing was never asked.
     expect(log.filter((q) => /insert into "credit_transactions"/i.test(q)).length).toBeGreaterThan(0);
     expect(log.filter((q) => /update "billing_accounts"/i.test(q))).toEqual([]);
