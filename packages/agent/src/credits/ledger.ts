@@ -1,6 +1,6 @@
 import { agents, billingAccounts, creditTransactions, installations, prepared, type Db } from '@tandem/db';
 import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 
 export type LedgerKind = 'agent' | 'invoice' | 'gift' | 'other';
 
@@ -106,6 +106,18 @@ export async function chargeAgentCall(
   };
 }
 
+/**
+ * Whether a balance (in units) calls for an auto-fill, as a condition on the installation's
+ * `billing_accounts` row: auto-fill on, no failed attempt waiting for new settings, and the balance
+ * below the threshold. The one rule for both the charge's `autoFillDue` and billing's claim
+ * (apps/server/src/services/billing/auto-fill.ts), so the hint never says no where the claim would
+ * buy.
+ */
+export function autoFillWanted(balance: SQL): SQL {
+  return sql`(${billingAccounts.autoFillEnabled} and ${billingAccounts.autoFillError} is null
+    and ${balance} < ${billingAccounts.autoFillThreshold}::bigint * ${LEDGER_UNITS_PER_CREDIT})`;
+}
+
 /** chargeAgentCall's statement, with placeholders named after the charge's fields. */
 function chargeStatement(db: Db) {
   const units = sql.placeholder('units');
@@ -140,12 +152,9 @@ function chargeStatement(db: Db) {
       .where(eq(agents.id, sql.placeholder('agentId')))
       .returning({ spent: agents.spentSinceMessage }),
   );
-  // As AutoFill's claim compares them (apps/server/src/services/billing/auto-fill.ts).
   const autoFillDue = sql<boolean>`exists (select 1 from ${billingAccounts}
     where ${billingAccounts.installationId} = ${sql.placeholder('installationId')}
-      and ${billingAccounts.autoFillEnabled} and ${billingAccounts.autoFillError} is null
-      and (select ${installation.balance} from ${installation})
-        < ${billingAccounts.autoFillThreshold}::bigint * ${LEDGER_UNITS_PER_CREDIT})`;
+      and ${autoFillWanted(sql`(select ${installation.balance} from ${installation})`)})`;
   return db
     .with(installation, ledger, agent)
     .select({

@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { autoFillWanted } from '@tandem/agent';
 import { billingAccounts, installations, prepared, type Db } from '@tandem/db';
-import { LEDGER_UNITS_PER_CREDIT, type AutoFillSettings, type AutoFillState } from '@tandem/shared';
+import type { AutoFillSettings, AutoFillState } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { BillingProvider } from '../../billing/billing-setup.js';
 import { AppError } from '../../errors/app-error.js';
@@ -83,15 +84,12 @@ export class AutoFill {
         .where(
           and(
             eq(billingAccounts.installationId, installationId),
-            eq(billingAccounts.autoFillEnabled, true),
-            isNull(billingAccounts.autoFillError),
             or(
               isNull(billingAccounts.autoFillPendingAt),
               lt(billingAccounts.autoFillPendingAt, sql`now() - interval '${sql.raw(STALE_CLAIM)}'`),
             ),
-            lt(
+            autoFillWanted(
               sql`(select ${installations.creditBalance} from ${installations} where ${installations.id} = ${installationId})`,
-              sql`${billingAccounts.autoFillThreshold}::bigint * ${LEDGER_UNITS_PER_CREDIT}`,
             ),
           ),
         )
