@@ -1,5 +1,6 @@
 import type { AgentRunner } from '@tandem/agent';
 import { openDatabase, type Database } from '@tandem/db';
+import { launcher } from '@tandem/process';
 import type { Logger } from 'pino';
 import { buildApp, type App } from './app.js';
 import { resolveSecretKey } from './auth/secret-key.js';
@@ -27,6 +28,8 @@ export interface RunningServer {
 
 /** Opens the database (applying migrations), builds the app and listens. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  // Before anything starts a process: git, clones and sandbox plumbing below the server's threads.
+  launcher.lowerPriority(config.processNice);
   const database = await openDatabase(config.database);
   let codeHost: CodeHostSetup | undefined;
   let billing: BillingSetup | undefined;

@@ -1,5 +1,6 @@
 import { openDatabase } from '@tandem/db';
 import { ensureAppCredentials } from '@tandem/codehost';
+import { launcher } from '@tandem/process';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentRuntime } from './agents/runtime-setup.js';
@@ -41,6 +42,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       'is not set: workers share one Postgres (with the embedded database, agents run inside `serve`)',
     );
   }
+  // Before anything starts a process: git, clones and sandbox plumbing below the worker's threads.
+  launcher.lowerPriority(config.processNice);
   const database = await openDatabase(config.database);
   try {
     // Auto-fill after this worker's charges needs a Stripe it can reach: real Stripe only (the local

@@ -1,4 +1,4 @@
-export { launch, launcher, Launcher, type LaunchOptions } from './launcher.js';
+export { DEFAULT_PROCESS_NICE, launch, launcher, Launcher, type LaunchOptions } from './launcher.js';
 export { LaunchedProcess } from './launched-process.js';
 export type { StdioKind } from './protocol.js';
 export type { PipedProcess, StartedProcess } from './started-process.js';

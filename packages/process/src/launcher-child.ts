@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { getPriority, setPriority } from 'node:os';
 import type { FromLauncher, LaunchRequest, ToLauncher } from './protocol.js';
 
 const children = new Map<number, ChildProcess>();
@@ -78,9 +79,29 @@ function start(request: LaunchRequest): void {
   for (const { fd, socket } of pipes) send({ op: 'fd', id: request.id, fd }, socket);
 }
 
+/** The server's priority: the launcher starts at it (a fork inherits its parent's nice value). */
+const serverNice = getPriority();
+
+/**
+ * Sets this thread `steps` nice steps below the server's priority. Linux keeps a nice value per
+ * thread and a fork inherits the forking thread's, so every process started from here (spawn runs
+ * on this, the event loop's thread) starts at it, before it can start any of its own. Lowering
+ * needs no privilege; going back up does, and without it the launcher stays where it was.
+ */
+function lowerPriority(steps: number): void {
+  try {
+    setPriority(Math.min(19, serverNice + steps));
+  } catch {
+    // Not permitted (raising again without CAP_SYS_NICE): what is started keeps the last value.
+  }
+}
+
+lowerPriority(Number(process.argv[2] ?? 0) || 0);
+
 process.on('message', (message: ToLauncher) => {
   if (message.op === 'spawn') start(message);
   else if (message.op === 'kill') children.get(message.id)?.kill(message.signal);
+  else if (message.op === 'priority') lowerPriority(message.steps);
 });
 
 // The server is gone (exited, crashed): so is the reason to be here. What was started goes on, as

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Launcher, type LaunchedProcess } from './index.js';
 
@@ -193,5 +193,35 @@ describe('Launcher', () => {
     const pid = own.helperPid!;
     own.close();
     await expect.poll(() => alive(pid)).toBe(false);
+  });
+
+  it('starts processes the given nice steps below this one, and what they start as well', async () => {
+    const own = new Launcher();
+    try {
+      const base = getPriority();
+      const below = (steps: number) => Math.min(19, base + steps);
+      own.lowerPriority(7);
+      // The shell's own child reports its nice value: a fork inherits it, as git's helpers do.
+      const first = await outcome(own.launch('sh', ['-c', 'nice; sh -c nice']));
+      expect(first.stdout.split('\n').filter(Boolean).map(Number)).toEqual([below(7), below(7)]);
+      // A helper already running takes a new value for what it starts next.
+      own.lowerPriority(12);
+      const second = await outcome(own.launch('nice', []));
+      expect(Number(second.stdout)).toBe(below(12));
+      // Never beyond the lowest priority there is.
+      own.lowerPriority(19);
+      expect(Number((await outcome(own.launch('nice', []))).stdout)).toBe(19);
+      // This process is left where it was.
+      expect(getPriority()).toBe(base);
+    } finally {
+      own.close();
+    }
+  });
+
+  it('refuses a nice step count outside 0-19', () => {
+    const own = new Launcher();
+    for (const steps of [-1, 20, 1.5, Number.NaN])
+      expect(() => own.lowerPriority(steps)).toThrow('nice steps must be a whole number from 0 to 19');
+    expect(own.helperPid).toBeUndefined();
   });
 });

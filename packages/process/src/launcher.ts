@@ -14,6 +14,12 @@ export interface LaunchOptions {
   stdio?: StdioKind[];
 }
 
+/**
+ * How many nice steps below the server its started processes run unless TANDEM_PROCESS_NICE says:
+ * the lowest priority there is, so they take only the CPU the server's own threads leave.
+ */
+export const DEFAULT_PROCESS_NICE = 19;
+
 /** The launcher's file: the compiled one beside this module, or the TypeScript source in tests. */
 function childUrl(): URL {
   const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
@@ -40,6 +46,21 @@ export class Launcher {
   #child: ChildProcess | undefined;
   readonly #running = new Map<number, { launched: LaunchedProcess; helper: ChildProcess }>();
   #nextId = 1;
+  #niceSteps = 0;
+
+  /**
+   * Runs what is started from now on `steps` nice steps (0-19) below this process: the launcher
+   * lowers its own thread, and what it forks inherits that (docs/decisions.md "Started processes
+   * below the server"). Under load the server's event loop and database thread then come first,
+   * and git, clones and sandbox plumbing take the cores they leave; on idle cores it changes
+   * nothing. Processes already running keep their priority.
+   */
+  lowerPriority(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0 || steps > 19)
+      throw new RangeError(`nice steps must be a whole number from 0 to 19 (got ${steps})`);
+    this.#niceSteps = steps;
+    if (this.#child?.connected) this.#send(this.#child, { op: 'priority', steps });
+  }
 
   launch(file: string, args: readonly string[], options: LaunchOptions = {}): LaunchedProcess {
     const stdio = options.stdio ?? ['pipe', 'pipe', 'pipe'];
@@ -86,7 +107,7 @@ export class Launcher {
   #helper(): ChildProcess {
     if (this.#child?.connected) return this.#child;
     const url = childUrl();
-    const child = fork(url, [], {
+    const child = fork(url, [String(this.#niceSteps)], {
       // Nothing of this process's flags (loaders, inspector, profiler): the helper only forks.
       execArgv: url.pathname.endsWith('.ts') ? ['--experimental-strip-types', '--no-warnings'] : [],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -21,7 +21,13 @@ export interface KillRequest {
   signal: NodeJS.Signals | number;
 }
 
-export type ToLauncher = LaunchRequest | KillRequest;
+/** Everything started from now on runs `steps` nice steps below the server (launcher.ts). */
+export interface PriorityRequest {
+  op: 'priority';
+  steps: number;
+}
+
+export type ToLauncher = LaunchRequest | KillRequest | PriorityRequest;
 
 export type FromLauncher =
   /** Started; the `fd` messages of its pipes follow, then `exit`. */

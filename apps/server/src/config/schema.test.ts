@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ TANDEM_WARM_SANDBOXES: '0' }).agents.warmSandboxes).toBe(0);
     expect(config.helperThreadNice).toBe(10);
     expect(loadConfig({ TANDEM_V8_HELPER_NICE: '0' }).helperThreadNice).toBe(0);
+    expect(config.processNice).toBe(19);
+    expect(loadConfig({ TANDEM_PROCESS_NICE: '0' }).processNice).toBe(0);
   });
 
   it('switches to Postgres when DATABASE_URL is set', () => {
@@ -24,6 +26,8 @@ describe('loadConfig', () => {
     [{ TANDEM_WARM_SANDBOXES: '1025' }, 'TANDEM_WARM_SANDBOXES must be a whole number from 0 to 1024'],
     [{ TANDEM_V8_HELPER_NICE: '20' }, 'TANDEM_V8_HELPER_NICE must be a whole number from 0 to 19'],
     [{ TANDEM_V8_HELPER_NICE: '-5' }, 'TANDEM_V8_HELPER_NICE must be a whole number from 0 to 19'],
+    [{ TANDEM_PROCESS_NICE: '20' }, 'TANDEM_PROCESS_NICE must be a whole number from 0 to 19'],
+    [{ TANDEM_PROCESS_NICE: 'low' }, 'TANDEM_PROCESS_NICE must be a whole number from 0 to 19'],
     [{ PORT: 'eighty' }, 'PORT must be a port number from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT must be a port number'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],

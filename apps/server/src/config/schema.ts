@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WARM_MAX } from '@tandem/agent';
-import { DEFAULT_HELPER_NICE } from '@tandem/process';
+import { DEFAULT_HELPER_NICE, DEFAULT_PROCESS_NICE } from '@tandem/process';
 import {
   DEFAULT_MODEL_KEY,
   DEFAULT_SANDBOX_HOST,
@@ -175,6 +175,13 @@ export const envSchema = z.object({
     .default(String(DEFAULT_HELPER_NICE))
     .refine((v) => /^\d+$/.test(v) && Number(v) <= 19, 'must be a whole number from 0 to 19')
     .transform(Number),
+  /** Nice steps between the server and the processes it starts through its launcher (@tandem/process). */
+  TANDEM_PROCESS_NICE: z
+    .string()
+    .trim()
+    .default(String(DEFAULT_PROCESS_NICE))
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 19, 'must be a whole number from 0 to 19')
+    .transform(Number),
   TANDEM_WARM_SANDBOXES: z
     .string()
     .trim()
@@ -201,6 +208,11 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** How many nice steps below the event loop V8's helper threads run; 0 leaves them (main.ts). */
   helperThreadNice: number;
+  /**
+   * How many nice steps below the server the processes it starts through its launcher run (git,
+   * clones, setup scripts, sandbox networks, the local code host's git); 0 leaves them level.
+   */
+  processNice: number;
   /** Lower-cased logins of product admins. */
   admins: ReadonlySet<string>;
   github: GitHubConfig;
@@ -315,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rateLimits: e.TANDEM_RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : false,
     logLevel: e.LOG_LEVEL,
     helperThreadNice: e.TANDEM_V8_HELPER_NICE,
+    processNice: e.TANDEM_PROCESS_NICE,
     admins: new Set(
       (e.TANDEM_ADMINS ?? (e.GITHUB_API_URL ? '' : 'ada'))
         .split(',')
