@@ -101,9 +101,10 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
     }
 
     // The run stored the model's answers itself (three, each with a tool call), so it runs their
-    // tool calls without reading them back.
+    // tool calls without reading them back. An answer is stored by its charge's statement.
     const isAnswer = (e: (typeof log)[number]) =>
-      /^insert into "spice_messages"/i.test(e.query) &&
+      isCharge(e) &&
+      /insert into "spice_messages"/i.test(e.query) &&
       e.params.includes('assistant') &&
       e.params.includes(agentId);
     const answered: string[][] = [];
@@ -113,6 +114,15 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
       if (end >= 0) answered.push(log.slice(i + 1, end).map((e) => e.query));
     }
     expect(answered).toHaveLength(3);
+    // No answer is stored apart from its charge (answer-record.ts): one statement, not three.
+    expect(
+      log.filter(
+        (e) =>
+          /^insert into "spice_messages"/i.test(e.query) &&
+          e.params.includes('assistant') &&
+          e.params.includes(agentId),
+      ),
+    ).toEqual([]);
     for (const window of answered) expect(window.filter(readsContext), window.join('\n')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { agents, billingAccounts, creditTransactions, installations, prepared, type Db } from '@tandem/db';
 import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL, type WithSubquery } from 'drizzle-orm';
 
 export type LedgerKind = 'agent' | 'invoice' | 'gift' | 'other';
 
@@ -97,13 +97,7 @@ export async function chargeAgentCall(
   const [row] = await prepared(db, 'charge_agent_call', (d, name) =>
     chargeStatement(d).prepare(name),
   ).execute(charge);
-  // The ledger row's foreign keys fail the whole statement first (no such installation or agent).
-  if (!row) throw new Error(`Installation ${charge.installationId} does not exist`);
-  return {
-    balance: Number(row.balance),
-    spentSinceMessage: Number(row.spent ?? 0),
-    autoFillDue: row.autoFillDue === true,
-  };
+  return chargeResult(row, charge.installationId);
 }
 
 /**
@@ -118,8 +112,21 @@ export function autoFillWanted(balance: SQL): SQL {
     and ${balance} < ${billingAccounts.autoFillThreshold}::bigint * ${LEDGER_UNITS_PER_CREDIT})`;
 }
 
-/** chargeAgentCall's statement, with placeholders named after the charge's fields. */
-function chargeStatement(db: Db) {
+/**
+ * What a charge's statement may write besides (recordAnswer in runtime/answer-record.ts): more
+ * columns of the agent's row, which the charge updates anyway (one statement cannot update a row
+ * twice), and more data-modifying CTEs, all or nothing with the charge.
+ */
+export interface ChargeExtras {
+  agentSet?: Record<string, SQL>;
+  ctes?: WithSubquery[];
+}
+
+/**
+ * chargeAgentCall's statement, with placeholders named after the charge's fields (`installationId`,
+ * `agentId`, `units`, `curTokens`, `description`) and any the extras use.
+ */
+export function chargeStatement(db: Db, extras: ChargeExtras = {}) {
   const units = sql.placeholder('units');
   const installation = db.$with('charged_installation').as(
     db
@@ -148,6 +155,7 @@ function chargeStatement(db: Db) {
         creditsSpent: sql`${agents.creditsSpent} + ${units}`,
         spentSinceMessage: sql`${agents.spentSinceMessage} + ${units}`,
         curTokens: sql`${sql.placeholder('curTokens')}`,
+        ...extras.agentSet,
       })
       .where(eq(agents.id, sql.placeholder('agentId')))
       .returning({ spent: agents.spentSinceMessage }),
@@ -156,13 +164,27 @@ function chargeStatement(db: Db) {
     where ${billingAccounts.installationId} = ${sql.placeholder('installationId')}
       and ${autoFillWanted(sql`(select ${installation.balance} from ${installation})`)})`;
   return db
-    .with(installation, ledger, agent)
+    .with(installation, ledger, agent, ...(extras.ctes ?? []))
     .select({
       balance: installation.balance,
       spent: sql<string | number | null>`(select ${agent.spent} from ${agent})`,
       autoFillDue,
     })
     .from(installation);
+}
+
+/** A charge statement's row as the caller sees it; no row: the installation does not exist. */
+export function chargeResult(
+  row: { balance: unknown; spent: unknown; autoFillDue: unknown } | undefined,
+  installationId: number,
+): ChargeResult {
+  // The ledger row's foreign keys fail the whole statement first (no such installation or agent).
+  if (!row) throw new Error(`Installation ${installationId} does not exist`);
+  return {
+    balance: Number(row.balance),
+    spentSinceMessage: Number(row.spent ?? 0),
+    autoFillDue: row.autoFillDue === true,
+  };
 }
 
 export async function installationBalance(db: Db, installationId: number): Promise<number> {

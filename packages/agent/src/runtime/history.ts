@@ -3,6 +3,7 @@ import type { ModelMessage, ToolCallPart, UserContent } from 'ai';
 import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
+import { prefixed } from './items.js';
 import { parsedJson } from './json-column.js';
 
 export interface ResponseStats {
@@ -189,37 +190,55 @@ async function hydrateImages(db: Db, messages: ModelMessage[], limits: ImageLimi
   );
 }
 
-export async function appendSpice(
-  db: Db,
+/**
+ * The insert of one spice message, its values as placeholders named `${prefix}agentId`,
+ * `${prefix}timestamp`, `${prefix}role`, `${prefix}content`, `${prefix}actionUuid` and
+ * `${prefix}responseStats` (spiceValues), so that a statement writing more rows can carry it too
+ * (answer-record.ts).
+ */
+export function spiceInsert(db: Db, prefix = '') {
+  const p = (name: string) => sql.placeholder(`${prefix}${name}`);
+  return db.insert(spiceMessages).values({
+    agentId: p('agentId'),
+    timestamp: p('timestamp'),
+    role: p('role'),
+    // Both as JSON text, not through the columns' encoder: drizzle encodes a null placeholder
+    // as JSON null, and the content's text is also what the caller may read back.
+    content: sql`${p('content')}::jsonb`,
+    actionUuid: p('actionUuid'),
+    responseStats: sql`${p('responseStats')}::jsonb`,
+  });
+}
+
+/** spiceInsert's values for a message, with its timestamp and stored JSON for the caller. */
+export function spiceValues(
   agentId: string,
   message: ModelMessage,
   extra: { actionUuid?: string; responseStats?: ResponseStats } = {},
-): Promise<{ timestamp: string; json: string }> {
+  prefix = '',
+): { timestamp: string; json: string; values: Record<string, unknown> } {
   const timestamp = nextTimestamp();
   // Tool results and model text may carry NUL or lone surrogates, which jsonb rejects.
   const json = JSON.stringify(storableDeep(message.content));
-  await prepared(db, 'append_spice', (d, name) =>
-    d
-      .insert(spiceMessages)
-      .values({
-        agentId: sql.placeholder('agentId'),
-        timestamp: sql.placeholder('timestamp'),
-        role: sql.placeholder('role'),
-        // Both as JSON text, not through the columns' encoder: drizzle encodes a null placeholder
-        // as JSON null, and the content's text is also what the caller may read back.
-        content: sql`${sql.placeholder('content')}::jsonb`,
-        actionUuid: sql.placeholder('actionUuid'),
-        responseStats: sql`${sql.placeholder('responseStats')}::jsonb`,
-      })
-      .prepare(name),
-  ).execute({
+  const values = {
     agentId,
     timestamp,
     role: message.role,
     content: json,
     actionUuid: extra.actionUuid ?? null,
     responseStats: extra.responseStats ? JSON.stringify(extra.responseStats) : null,
-  });
+  };
+  return { timestamp, json, values: prefixed(values, prefix) };
+}
+
+export async function appendSpice(
+  db: Db,
+  agentId: string,
+  message: ModelMessage,
+  extra: { actionUuid?: string; responseStats?: ResponseStats } = {},
+): Promise<{ timestamp: string; json: string }> {
+  const { timestamp, json, values } = spiceValues(agentId, message, extra);
+  await prepared(db, 'append_spice', (d, name) => spiceInsert(d).prepare(name)).execute(values);
   return { timestamp, json };
 }
 

@@ -50,12 +50,26 @@ export async function appendItem(
       .limit(1);
     if (existing) return { actionUuid, timestamp: existing.timestamp };
   }
+  const { timestamp, values } = itemValues(agentId, { ...item, actionUuid });
+  await prepared(db, 'append_item', (d, name) => appendStatement(d).prepare(name)).execute(values);
+  return { actionUuid, timestamp };
+}
+
+/**
+ * itemInsert's values for an item (its action UUID chosen), and the agent's new times (`at`), with
+ * the item's timestamp for the caller.
+ */
+export function itemValues(
+  agentId: string,
+  item: NewItem & { actionUuid: string },
+  prefix = '',
+): { timestamp: string; values: Record<string, unknown> } {
   const timestamp = nextTimestamp();
-  await prepared(db, 'append_item', (d, name) => appendStatement(d).prepare(name)).execute({
+  const values = {
     agentId,
     timestamp,
     itemType: item.itemType,
-    actionUuid,
+    actionUuid: item.actionUuid,
     actionType: item.actionType ?? null,
     pid: item.pid ?? null,
     userId: item.userId ?? null,
@@ -63,32 +77,50 @@ export async function appendItem(
     data: storableDeep(item.data),
     // The agent's times keep milliseconds, as a Date written to them does elsewhere.
     at: new Date(timestamp).toISOString(),
-  });
-  return { actionUuid, timestamp };
+  };
+  return { timestamp, values: prefixed(values, prefix) };
 }
 
-/** appendItem's statement, with placeholders named after the item's fields. */
+/** Placeholder values under prefixed names (one statement carrying the rows of several inserts). */
+export function prefixed(values: Record<string, unknown>, prefix: string): Record<string, unknown> {
+  if (!prefix) return values;
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [`${prefix}${key}`, value]));
+}
+
+/**
+ * The insert of one feed item, its values as placeholders named after itemValues' keys with
+ * `prefix` (`${prefix}agentId`…), so that a statement writing more rows can carry it too.
+ */
+export function itemInsert(db: Db, prefix = '') {
+  const p = (name: string) => sql.placeholder(`${prefix}${name}`);
+  return db
+    .insert(conversationItems)
+    .values({
+      agentId: p('agentId'),
+      timestamp: p('timestamp'),
+      itemType: p('itemType'),
+      actionUuid: p('actionUuid'),
+      actionType: p('actionType'),
+      pid: p('pid'),
+      userId: p('userId'),
+      data: p('data'),
+    })
+    .returning({ id: conversationItems.id });
+}
+
+/** What a new item at `${prefix}at` sets on its agent's row: the poll's timestamp and activity. */
+export function itemAgentSet(prefix = '') {
+  const at = sql`${sql.placeholder(`${prefix}at`)}::timestamptz`;
+  return { latestTimestamp: advancedLatest(at), lastActive: at };
+}
+
+/** appendItem's statement, with placeholders named after itemValues' keys. */
 function appendStatement(db: Db) {
-  const inserted = db.$with('inserted').as(
-    db
-      .insert(conversationItems)
-      .values({
-        agentId: sql.placeholder('agentId'),
-        timestamp: sql.placeholder('timestamp'),
-        itemType: sql.placeholder('itemType'),
-        actionUuid: sql.placeholder('actionUuid'),
-        actionType: sql.placeholder('actionType'),
-        pid: sql.placeholder('pid'),
-        userId: sql.placeholder('userId'),
-        data: sql.placeholder('data'),
-      })
-      .returning({ id: conversationItems.id }),
-  );
-  const at = sql`${sql.placeholder('at')}::timestamptz`;
+  const inserted = db.$with('inserted').as(itemInsert(db));
   return db
     .with(inserted)
     .update(agents)
-    .set({ latestTimestamp: advancedLatest(at), lastActive: at })
+    .set(itemAgentSet())
     .where(eq(agents.id, sql.placeholder('agentId')));
 }
 

@@ -25,6 +25,7 @@ import {
   type UnfedMessage,
 } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
+import { recordAnswer } from './answer-record.js';
 import { beginWait, endWait } from './wait.js';
 import { clearStaleInterrupt, FAILED_STATUS, isAsleep, isoNow, stoppedByAdmin } from './asleep.js';
 import { RunSandbox, type RunnerSandboxes } from './run-sandbox.js';
@@ -434,29 +435,69 @@ export class AgentRun {
       if (this.signal.aborted) return 'interrupted';
       throw error;
     }
-    const stats = await this.charge(model, result.usage, started, `${model.option.label} call`);
     const scrub = this.box.scrub;
     // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
     // can carry a secret the model pieced together.
-    const messages = result.response.messages.map((message) => scrubDeep(message, scrub));
+    const [first, ...more] = result.response.messages.map((message) => scrubDeep(message, scrub));
+    const { units, curTokens, stats } = this.priced(model, result.usage, started);
+    const charge = {
+      installationId: this.repo.installationId,
+      agentId: this.agentId,
+      units,
+      curTokens,
+      description: `${model.option.label} call`,
+    };
+    const text = result.text.trim() ? scrub(result.text) : null;
+    const item: NewItem | null = text
+      ? { itemType: 'message', data: { message: text, username: 'tandem', role: 'assistant' } }
+      : null;
     const answer: StoredSpice[] = [];
-    for (const [i, message] of messages.entries()) {
-      const { timestamp, json } = await appendSpice(
-        this.deps.db,
-        this.agentId,
-        message,
-        i === 0 ? { responseStats: stats } : {},
-      );
-      // As a read would give it back: the stored JSON, not the object it was made from.
+    // As a read would give it back: the stored JSON, not the object it was made from.
+    const stored = (message: ModelMessage, { timestamp, json }: { timestamp: string; json: string }) =>
       answer.push({ message: { role: message.role, content: JSON.parse(json) } as ModelMessage, timestamp });
-    }
-    if (result.text.trim()) {
-      await this.emit({
-        itemType: 'message',
-        data: { message: scrub(result.text), username: 'tandem', role: 'assistant' },
+    if (first) {
+      // The charge, the answer's message and its feed item in one statement (answer-record.ts).
+      const recorded = await recordAnswer(this.deps.db, {
+        charge,
+        message: first,
+        stats,
+        item: item && { ...item, actionUuid: randomUUID() },
       });
+      if (recorded.autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
+      stored(first, recorded);
+    } else {
+      await this.chargeUnits(charge);
+      if (item) await this.emit(item);
     }
+    for (const message of more) stored(message, await appendSpice(this.deps.db, this.agentId, message));
     return answer;
+  }
+
+  /** A call's units, its context size and the stats its answer is stored with. */
+  private priced(
+    model: Extract<ResolvedModel, { ok: true }>,
+    usage: Parameters<typeof toTokenUsage>[0],
+    started: number,
+  ) {
+    const tokens = toTokenUsage(usage);
+    const price = priceFor(model.option);
+    return {
+      units: chargeUnits(price, tokens),
+      curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
+      stats: {
+        input_tokens: tokens.inputTokens,
+        cached_tokens: tokens.cachedTokens,
+        output_tokens: tokens.outputTokens,
+        reasoning_tokens: tokens.reasoningTokens,
+        time: Math.round(performance.now() - started) / 1000,
+        cost: Math.round(providerCostCents(price, tokens) * 10_000) / 10_000,
+      },
+    };
+  }
+
+  private async chargeUnits(charge: Parameters<typeof chargeAgentCall>[1]): Promise<void> {
+    const { autoFillDue } = await chargeAgentCall(this.deps.db, charge);
+    if (autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
   }
 
   private async charge(
@@ -465,25 +506,15 @@ export class AgentRun {
     started: number,
     description: string,
   ) {
-    const tokens = toTokenUsage(usage);
-    const price = priceFor(model.option);
-    const units = chargeUnits(price, tokens);
-    const { autoFillDue } = await chargeAgentCall(this.deps.db, {
+    const { units, curTokens, stats } = this.priced(model, usage, started);
+    await this.chargeUnits({
       installationId: this.repo.installationId,
       agentId: this.agentId,
       units,
-      curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
+      curTokens,
       description,
     });
-    if (autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
-    return {
-      input_tokens: tokens.inputTokens,
-      cached_tokens: tokens.cachedTokens,
-      output_tokens: tokens.outputTokens,
-      reasoning_tokens: tokens.reasoningTokens,
-      time: Math.round(performance.now() - started) / 1000,
-      cost: Math.round(providerCostCents(price, tokens) * 10_000) / 10_000,
-    };
+    return stats;
   }
 
   private async summarize(

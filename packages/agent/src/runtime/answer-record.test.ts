@@ -1,0 +1,108 @@
+import { agents, conversationItems, creditTransactions, spiceMessages } from '@tandem/db';
+import {
+  createTestDatabase,
+  seedAcmeRepository,
+  testDatabaseKinds,
+  type TestDatabase,
+} from '@tandem/db/testing';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantFreeCredits, installationBalance } from '../credits/ledger.js';
+import { recordAnswer, type AnswerRecord } from './answer-record.js';
+
+const stats = { input_tokens: 10, cached_tokens: 0, output_tokens: 5, reasoning_tokens: 0, time: 1, cost: 0 };
+
+describe.each(testDatabaseKinds())('recordAnswer on %s', (kind) => {
+  let database: TestDatabase;
+  let agentId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { db } = database;
+    const { userId, repositoryId } = await seedAcmeRepository(db);
+    await grantFreeCredits(db, 7);
+    const [row] = await db
+      .insert(agents)
+      .values({
+        number: 1,
+        repositoryId,
+        installationId: 7,
+        creatorId: userId,
+        model: 'sonnet-4-5',
+        summarizationLimit: 150_000,
+      })
+      .returning({ id: agents.id });
+    agentId = row!.id;
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  const answer = (over: Partial<AnswerRecord> = {}): AnswerRecord => ({
+    charge: { installationId: 7, agentId, units: 250, curTokens: 15, description: 'Bench call' },
+    message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+    stats,
+    item: {
+      itemType: 'message',
+      actionUuid: randomUUID(),
+      data: { message: 'Done.', username: 'tandem', role: 'assistant' },
+    },
+    ...over,
+  });
+
+  const rowsOf = async () => {
+    const { db } = database;
+    const [agent] = await db.select().from(agents).where(eq(agents.id, agentId));
+    return {
+      agent: agent!,
+      balance: await installationBalance(db, 7),
+      ledger: await db.select().from(creditTransactions).where(eq(creditTransactions.agentId, agentId)),
+      spice: await db.select().from(spiceMessages).where(eq(spiceMessages.agentId, agentId)),
+      items: await db.select().from(conversationItems).where(eq(conversationItems.agentId, agentId)),
+    };
+  };
+
+  it('charges the call and stores its message and feed item in one go', async () => {
+    const before = await rowsOf();
+    const recorded = await recordAnswer(database.db, answer());
+    const after = await rowsOf();
+    expect(after.balance).toBe(before.balance - 250);
+    expect(recorded.balance).toBe(after.balance);
+    expect(recorded.spentSinceMessage).toBe(250);
+    expect(recorded.autoFillDue).toBe(false);
+    expect(after.ledger).toHaveLength(before.ledger.length + 1);
+    expect(after.ledger.at(-1)).toMatchObject({ amount: -250, kind: 'agent', description: 'Bench call' });
+    expect(after.agent).toMatchObject({ creditsSpent: 250, spentSinceMessage: 250, curTokens: 15 });
+    // The message as the model's context reads it, with the call's stats and the timestamp returned.
+    const spice = after.spice.find((s) => s.timestamp === recorded.timestamp);
+    expect(spice).toMatchObject({ role: 'assistant', responseStats: stats });
+    expect(spice?.content).toEqual(JSON.parse(recorded.json));
+    const item = after.items.find((i) => i.itemType === 'message');
+    expect(item?.data).toEqual({ message: 'Done.', username: 'tandem', role: 'assistant' });
+    // The feed's poll moves on to the item, on the row the charge updated.
+    expect(after.agent.latestTimestamp).not.toBeNull();
+    expect(new Date(after.agent.latestTimestamp!).getTime()).toBe(new Date(item!.timestamp).getTime());
+    // The item comes after the message it shows.
+    expect(item!.timestamp > recorded.timestamp).toBe(true);
+  });
+
+  it('stores no feed item for an answer without text, and still moves nothing else', async () => {
+    const before = await rowsOf();
+    await recordAnswer(database.db, answer({ item: null, charge: { ...answer().charge, units: 5 } }));
+    const after = await rowsOf();
+    expect(after.balance).toBe(before.balance - 5);
+    expect(after.spice).toHaveLength(before.spice.length + 1);
+    expect(after.items).toHaveLength(before.items.length);
+    expect(after.agent.latestTimestamp).toEqual(before.agent.latestTimestamp);
+  });
+
+  it('stores nothing when the charge cannot be made', async () => {
+    const before = await rowsOf();
+    // No such installation: the ledger row's foreign key fails the whole statement.
+    await expect(
+      recordAnswer(database.db, answer({ charge: { ...answer().charge, installationId: 999_999 } })),
+    ).rejects.toThrow();
+    expect(await rowsOf()).toEqual(before);
+  });
+});
