@@ -119,7 +119,11 @@ export function autoFillWanted(balance: SQL): SQL {
  */
 export interface ChargeExtras {
   agentSet?: Record<string, SQL>;
+  /** CTEs the agent's SET may read (they come first), and CTEs after the charge's own. */
+  before?: WithSubquery[];
   ctes?: WithSubquery[];
+  /** More columns of the statement's one row. */
+  select?: Record<string, SQL>;
 }
 
 /**
@@ -164,11 +168,12 @@ export function chargeStatement(db: Db, extras: ChargeExtras = {}) {
     where ${billingAccounts.installationId} = ${sql.placeholder('installationId')}
       and ${autoFillWanted(sql`(select ${installation.balance} from ${installation})`)})`;
   return db
-    .with(installation, ledger, agent, ...(extras.ctes ?? []))
+    .with(...(extras.before ?? []), installation, ledger, agent, ...(extras.ctes ?? []))
     .select({
       balance: installation.balance,
       spent: sql<string | number | null>`(select ${agent.spent} from ${agent})`,
       autoFillDue,
+      ...extras.select,
     })
     .from(installation);
 }

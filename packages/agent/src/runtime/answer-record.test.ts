@@ -48,6 +48,7 @@ describe.each(testDatabaseKinds())('recordAnswer on %s', (kind) => {
       actionUuid: randomUUID(),
       data: { message: 'Done.', username: 'tandem', role: 'assistant' },
     },
+    mayEnd: false,
     ...over,
   });
 
@@ -104,5 +105,56 @@ describe.each(testDatabaseKinds())('recordAnswer on %s', (kind) => {
       recordAnswer(database.db, answer({ charge: { ...answer().charge, installationId: 999_999 } })),
     ).rejects.toThrow();
     expect(await rowsOf()).toEqual(before);
+  });
+
+  describe('a final answer', () => {
+    const setAgent = (values: Partial<typeof agents.$inferInsert>) =>
+      database.db.update(agents).set(values).where(eq(agents.id, agentId));
+    const statusOf = async () =>
+      (await database.db.select({ status: agents.status }).from(agents).where(eq(agents.id, agentId)))[0]!
+        .status;
+
+    it('sets the agent idle in the same statement when nothing else is to be done', async () => {
+      await setAgent({ status: 'open', interruptRequested: false });
+      expect((await recordAnswer(database.db, answer({ mayEnd: true }))).ended).toBe(true);
+      expect(await statusOf()).toBe('paused');
+      // Not asked to: the run goes on (a tool call, a wait to go back to).
+      await setAgent({ status: 'open' });
+      expect((await recordAnswer(database.db, answer({ mayEnd: false }))).ended).toBe(false);
+      expect(await statusOf()).toBe('open');
+    });
+
+    it('leaves the run going when an interrupt was asked for', async () => {
+      await setAgent({ status: 'open', interruptRequested: true });
+      expect((await recordAnswer(database.db, answer({ mayEnd: true }))).ended).toBe(false);
+      expect(await statusOf()).toBe('open');
+      await setAgent({ interruptRequested: false });
+    });
+
+    it("leaves an admin's Fail in place", async () => {
+      await setAgent({ status: 'failed' });
+      expect((await recordAnswer(database.db, answer({ mayEnd: true }))).ended).toBe(false);
+      expect(await statusOf()).toBe('failed');
+    });
+
+    it('leaves the run going when a user message waits to be fed', async () => {
+      await setAgent({ status: 'open' });
+      const [agent] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+      await database.db.insert(conversationItems).values({
+        agentId,
+        timestamp: new Date().toISOString(),
+        itemType: 'message',
+        actionUuid: randomUUID(),
+        actionType: 'website_request',
+        userId: agent!.creatorId,
+        data: { message: 'One more thing', username: 'ada' },
+      });
+      const recorded = await recordAnswer(database.db, answer({ mayEnd: true }));
+      expect(recorded.ended).toBe(false);
+      expect(await statusOf()).toBe('open');
+      // The answer itself is stored and charged all the same.
+      const spice = await database.db.select().from(spiceMessages).where(eq(spiceMessages.agentId, agentId));
+      expect(spice.some((row) => row.timestamp === recorded.timestamp)).toBe(true);
+    });
   });
 });

@@ -305,10 +305,18 @@ export const unfedMessagesColumn = sql<UnfedMessage[] | string>`(
     'actionUuid', c.action_uuid, 'data', c.data, 'images', (
       select coalesce(json_agg(json_build_object('n', i.n, 'mimeType', i.mime_type) order by i.n), '[]'::json)
       from ${eventImages} i where i.action_uuid = c.action_uuid)) order by c.timestamp), '[]'::json)
-  from ${conversationItems} c
+  ${unfedFrom()})`;
+
+/** Whether the agent a select from `agents` reads has user messages its model was not fed yet. */
+export const hasUnfedMessages = sql<boolean>`exists (select 1 ${unfedFrom()})`;
+
+/** The unfed user messages (`c`) of the agent a select from (or an update of) `agents` reads. */
+function unfedFrom() {
+  return sql`from ${conversationItems} c
   where c.agent_id = "agents"."id" and c.item_type = 'message' and c.user_id is not null
     and c.action_uuid not in (select s.action_uuid from ${spiceMessages} s
-      where s.agent_id = "agents"."id" and s.action_uuid is not null))`;
+      where s.agent_id = "agents"."id" and s.action_uuid is not null)`;
+}
 
 /** The agent's user messages not yet fed to its model, oldest first (unfedMessagesColumn). */
 export async function readUnfedMessages(db: Db, agentId: string): Promise<UnfedMessage[]> {

@@ -115,6 +115,11 @@ function lastToolName(history: ModelMessage[]): string | null {
   return part && 'toolName' in part ? part.toolName : null;
 }
 
+/** Whether a message of the model's calls tools (which the run then executes). */
+function hasToolCalls(message: ModelMessage): boolean {
+  return typeof message.content !== 'string' && message.content.some((part) => part.type === 'tool-call');
+}
+
 /** Whether the model has something to answer: a new user message or a tool result to continue from. */
 function needsModel(history: ModelMessage[]): boolean {
   const last = history.at(-1);
@@ -141,6 +146,10 @@ export class AgentRun {
   /** Set when task_complete ended the run. */
   private completed = false;
   private failure: string | null = null;
+  /** Whether a final answer may set the agent idle itself (no wait to go back to: recordAnswer). */
+  private mayEndAtAnswer = false;
+  /** Set when the answer's statement set the agent idle: the run ends without another write. */
+  private endedAtAnswer = false;
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -252,6 +261,7 @@ export class AgentRun {
         return;
       }
       await this.box.setUp(agent, this.repo, awake, start.opened?.secrets);
+      this.mayEndAtAnswer = waitingUntil === null;
       // A paused agent is woken by a message only: a run asked for by Run Scripts starts the
       // scripts and leaves the model (and any steps it had left) alone.
       // A new agent has no context yet: its first step reads none.
@@ -283,7 +293,7 @@ export class AgentRun {
         // The run ends here: the slot is free while the agent waits.
         this.warm.wakeAt(waitingUntil);
         await this.setStatus('waiting');
-      } else await this.setStatus('paused');
+      } else if (!this.endedAtAnswer) await this.setStatus('paused');
       const shutdown = this.signal.aborted && this.signal.reason === SHUTDOWN;
       if (agent.supervisorId && this.worked && !shutdown && !waitingUntil) await this.reportBack(end);
     }
@@ -369,6 +379,10 @@ export class AgentRun {
       calls += 1;
       const answer = await this.callModel(model, history);
       if (answer === 'interrupted') return 'interrupted';
+      if (answer === 'ended') {
+        this.endedAtAnswer = true;
+        return 'idle';
+      }
       await context.answered(answer);
     }
   }
@@ -407,7 +421,7 @@ export class AgentRun {
   private async callModel(
     model: Extract<ResolvedModel, { ok: true }>,
     history: ModelMessage[],
-  ): Promise<StoredSpice[] | 'interrupted'> {
+  ): Promise<StoredSpice[] | 'interrupted' | 'ended'> {
     const requester = this.requester;
     const facts = await this.box.promptFacts();
     if (!facts) return 'interrupted';
@@ -457,13 +471,17 @@ export class AgentRun {
       answer.push({ message: { role: message.role, content: JSON.parse(json) } as ModelMessage, timestamp });
     if (first) {
       // The charge, the answer's message and its feed item in one statement (answer-record.ts).
+      // An answer that asks for nothing more may end the run in the same statement.
+      const final = !more.length && !hasToolCalls(first) && !this.signal.aborted;
       const recorded = await recordAnswer(this.deps.db, {
         charge,
         message: first,
         stats,
         item: item && { ...item, actionUuid: randomUUID() },
+        mayEnd: final && this.mayEndAtAnswer,
       });
       if (recorded.autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
+      if (recorded.ended) return 'ended';
       stored(first, recorded);
     } else {
       await this.chargeUnits(charge);
