@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { conversationResponseSchema, createAgentResponseSchema, type ConversationItem } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +38,23 @@ const scriptFile = writeScriptFile(
   dataDir,
 );
 
+/** The nice values of `pid`'s children running `script` (Linux /proc). */
+function childNices(pid: number, script: string): number[] {
+  const nices: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== pid) continue;
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(script)) continue;
+      nices.push(Number(fields[16]));
+    } catch {
+      // Gone meanwhile, or not a process.
+    }
+  }
+  return nices;
+}
+
 describe('a run killed mid-way', () => {
   let port: number;
   let codeHostPort: number;
@@ -53,6 +72,7 @@ describe('a run killed mid-way', () => {
         TANDEM_DATA_DIR: dataDir,
         TANDEM_SCRIPTED_MODEL_FILE: scriptFile,
         DATABASE_URL: '',
+        TANDEM_PROCESS_NICE: '19',
       },
       async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok === true,
     );
@@ -123,6 +143,10 @@ describe('a run killed mid-way', () => {
       );
       return started && items.some((i) => i.item_type === 'commit') ? true : undefined;
     });
+    // The server started the agent's processes from its launcher, at the lowest priority there is
+    // (TANDEM_PROCESS_NICE), and stayed at its own.
+    expect(childNices(first.child.pid!, 'launcher-child')).toEqual([Math.min(19, getPriority() + 19)]);
+    expect(getPriority(first.child.pid!)).toBe(getPriority());
     await killProcessGroup(first.child, 'SIGKILL');
 
     await startServer();
