@@ -50,7 +50,16 @@ const postgresUrl = optionalString.refine(
  * Every environment variable the server reads, parsed once at start-up. The README's
  * configuration table lists the same names; keep both in step.
  */
-export const envSchema = z.object({
+export /** A count of nice steps (0-19) below the server's priority. */
+const niceSteps = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .default(String(fallback))
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 19, 'must be a whole number from 0 to 19')
+    .transform(Number);
+
+const envSchema = z.object({
   PORT: port(8080),
   HOST: z.string().trim().min(1).default('localhost'),
   TANDEM_DATA_DIR: z.string().trim().min(1).default('.tandem'),
@@ -169,19 +178,9 @@ export const envSchema = z.object({
     )
     .transform(Number),
   /** Nice steps between the event loop and V8's compiler and GC threads (@tandem/process). */
-  TANDEM_V8_HELPER_NICE: z
-    .string()
-    .trim()
-    .default(String(DEFAULT_HELPER_NICE))
-    .refine((v) => /^\d+$/.test(v) && Number(v) <= 19, 'must be a whole number from 0 to 19')
-    .transform(Number),
+  TANDEM_V8_HELPER_NICE: niceSteps(DEFAULT_HELPER_NICE),
   /** Nice steps between the server and the processes it starts through its launcher (@tandem/process). */
-  TANDEM_PROCESS_NICE: z
-    .string()
-    .trim()
-    .default(String(DEFAULT_PROCESS_NICE))
-    .refine((v) => /^\d+$/.test(v) && Number(v) <= 19, 'must be a whole number from 0 to 19')
-    .transform(Number),
+  TANDEM_PROCESS_NICE: niceSteps(DEFAULT_PROCESS_NICE),
   TANDEM_WARM_SANDBOXES: z
     .string()
     .trim()

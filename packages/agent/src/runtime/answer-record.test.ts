@@ -1,15 +1,11 @@
 import { agents, conversationItems, creditTransactions, spiceMessages } from '@tandem/db';
-import {
-  createTestDatabase,
-  seedAcmeRepository,
-  testDatabaseKinds,
-  type TestDatabase,
-} from '@tandem/db/testing';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantFreeCredits, installationBalance } from '../credits/ledger.js';
 import { recordAnswer, type AnswerRecord } from './answer-record.js';
+import { insertTestAgents } from './test-support.js';
 
 const stats = { input_tokens: 10, cached_tokens: 0, output_tokens: 5, reasoning_tokens: 0, time: 1, cost: 0 };
 
@@ -19,21 +15,8 @@ describe.each(testDatabaseKinds())('recordAnswer on %s', (kind) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    const { db } = database;
-    const { userId, repositoryId } = await seedAcmeRepository(db);
-    await grantFreeCredits(db, 7);
-    const [row] = await db
-      .insert(agents)
-      .values({
-        number: 1,
-        repositoryId,
-        installationId: 7,
-        creatorId: userId,
-        model: 'sonnet-4-5',
-        summarizationLimit: 150_000,
-      })
-      .returning({ id: agents.id });
-    agentId = row!.id;
+    [agentId] = (await insertTestAgents(database.db)) as [string];
+    await grantFreeCredits(database.db, 7);
   });
   afterAll(async () => {
     await database?.destroy();
