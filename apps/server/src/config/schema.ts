@@ -46,11 +46,7 @@ const postgresUrl = optionalString.refine(
   'must be a postgres:// or postgresql:// URL',
 );
 
-/**
- * Every environment variable the server reads, parsed once at start-up. The README's
- * configuration table lists the same names; keep both in step.
- */
-export /** A count of nice steps (0-19) below the server's priority. */
+/** A count of nice steps (0-19) below the server's priority. */
 const niceSteps = (fallback: number) =>
   z
     .string()
@@ -59,7 +55,11 @@ const niceSteps = (fallback: number) =>
     .refine((v) => /^\d+$/.test(v) && Number(v) <= 19, 'must be a whole number from 0 to 19')
     .transform(Number);
 
-const envSchema = z.object({
+/**
+ * Every environment variable the server reads, parsed once at start-up. The README's
+ * configuration table lists the same names; keep both in step.
+ */
+export const envSchema = z.object({
   PORT: port(8080),
   HOST: z.string().trim().min(1).default('localhost'),
   TANDEM_DATA_DIR: z.string().trim().min(1).default('.tandem'),

@@ -117,20 +117,23 @@ export function autoFillWanted(balance: SQL): SQL {
  * columns of the agent's row, which the charge updates anyway (one statement cannot update a row
  * twice), and more data-modifying CTEs, all or nothing with the charge.
  */
-export interface ChargeExtras {
+export interface ChargeExtras<Select extends Record<string, SQL> = Record<never, SQL>> {
   agentSet?: Record<string, SQL>;
   /** CTEs the agent's SET may read (they come first), and CTEs after the charge's own. */
   before?: WithSubquery[];
   ctes?: WithSubquery[];
   /** More columns of the statement's one row. */
-  select?: Record<string, SQL>;
+  select?: Select;
 }
 
 /**
  * chargeAgentCall's statement, with placeholders named after the charge's fields (`installationId`,
  * `agentId`, `units`, `curTokens`, `description`) and any the extras use.
  */
-export function chargeStatement(db: Db, extras: ChargeExtras = {}) {
+export function chargeStatement<Select extends Record<string, SQL> = Record<never, SQL>>(
+  db: Db,
+  extras: ChargeExtras<Select> = {},
+) {
   const units = sql.placeholder('units');
   const installation = db.$with('charged_installation').as(
     db
@@ -173,7 +176,7 @@ export function chargeStatement(db: Db, extras: ChargeExtras = {}) {
       balance: installation.balance,
       spent: sql<string | number | null>`(select ${agent.spent} from ${agent})`,
       autoFillDue,
-      ...extras.select,
+      ...(extras.select as Select),
     })
     .from(installation);
 }

@@ -59,7 +59,7 @@ export async function recordAnswer(
     ...chargeResult(row, answer.charge.installationId),
     timestamp: spice.timestamp,
     json: spice.json,
-    ended: (row as { ended?: unknown } | undefined)?.ended === true,
+    ended: row?.ended === true,
   };
 }
 

@@ -453,14 +453,7 @@ export class AgentRun {
     // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
     // can carry a secret the model pieced together.
     const [first, ...more] = result.response.messages.map((message) => scrubDeep(message, scrub));
-    const { units, curTokens, stats } = this.priced(model, result.usage, started);
-    const charge = {
-      installationId: this.repo.installationId,
-      agentId: this.agentId,
-      units,
-      curTokens,
-      description: `${model.option.label} call`,
-    };
+    const { charge, stats } = this.priced(model, result.usage, started, `${model.option.label} call`);
     const text = result.text.trim() ? scrub(result.text) : null;
     const item: NewItem | null = text
       ? { itemType: 'message', data: { message: text, username: 'tandem', role: 'assistant' } }
@@ -484,24 +477,30 @@ export class AgentRun {
       if (recorded.ended) return 'ended';
       stored(first, recorded);
     } else {
-      await this.chargeUnits(charge);
+      await this.chargeCall(charge);
       if (item) await this.emit(item);
     }
     for (const message of more) stored(message, await appendSpice(this.deps.db, this.agentId, message));
     return answer;
   }
 
-  /** A call's units, its context size and the stats its answer is stored with. */
+  /** A call's charge (its units and the context's size) and the stats its answer is stored with. */
   private priced(
     model: Extract<ResolvedModel, { ok: true }>,
     usage: Parameters<typeof toTokenUsage>[0],
     started: number,
+    description: string,
   ) {
     const tokens = toTokenUsage(usage);
     const price = priceFor(model.option);
     return {
-      units: chargeUnits(price, tokens),
-      curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
+      charge: {
+        installationId: this.repo.installationId,
+        agentId: this.agentId,
+        units: chargeUnits(price, tokens),
+        curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
+        description,
+      },
       stats: {
         input_tokens: tokens.inputTokens,
         cached_tokens: tokens.cachedTokens,
@@ -513,7 +512,7 @@ export class AgentRun {
     };
   }
 
-  private async chargeUnits(charge: Parameters<typeof chargeAgentCall>[1]): Promise<void> {
+  private async chargeCall(charge: Parameters<typeof chargeAgentCall>[1]): Promise<void> {
     const { autoFillDue } = await chargeAgentCall(this.deps.db, charge);
     if (autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
   }
@@ -524,14 +523,8 @@ export class AgentRun {
     started: number,
     description: string,
   ) {
-    const { units, curTokens, stats } = this.priced(model, usage, started);
-    await this.chargeUnits({
-      installationId: this.repo.installationId,
-      agentId: this.agentId,
-      units,
-      curTokens,
-      description,
-    });
+    const { charge, stats } = this.priced(model, usage, started, description);
+    await this.chargeCall(charge);
     return stats;
   }
 
