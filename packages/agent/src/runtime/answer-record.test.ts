@@ -1,11 +1,25 @@
-import { agents, conversationItems, creditTransactions, spiceMessages } from '@tandem/db';
+import { agents, conversationItems, creditTransactions, spiceMessages, type Db } from '@tandem/db';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantFreeCredits, installationBalance } from '../credits/ledger.js';
 import { recordAnswer, type AnswerRecord } from './answer-record.js';
 import { insertTestAgents } from './test-support.js';
+
+/** Resolves once a session of this database waits for a lock (Postgres). */
+async function untilBlocked(db: Db): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const result = await db.execute(
+      sql`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and datname = current_database()`,
+    );
+    if ((result as unknown as { rows: { n: number }[] }).rows[0]!.n > 0) return;
+    if (Date.now() > deadline) throw new Error('no statement waited for a lock');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const stats = { input_tokens: 10, cached_tokens: 0, output_tokens: 5, reasoning_tokens: 0, time: 1, cost: 0 };
 
@@ -112,6 +126,30 @@ describe.each(testDatabaseKinds())('recordAnswer on %s', (kind) => {
       expect((await recordAnswer(database.db, answer({ mayEnd: true }))).ended).toBe(false);
       expect(await statusOf()).toBe('open');
       await setAgent({ interruptRequested: false });
+    });
+
+    // Postgres only: two connections. The Stop commits after the statement's snapshot was taken
+    // and before its update reaches the row; the agent goes idle, and no Stop is left behind to
+    // end its next run at once.
+    it.runIf(kind === 'postgres')('clears a Stop that commits while the answer ends the run', async () => {
+      await setAgent({ status: 'open', interruptRequested: false });
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      const stopping = database.db.transaction(async (tx) => {
+        await tx.update(agents).set({ interruptRequested: true }).where(eq(agents.id, agentId));
+        locked();
+        await committing;
+      });
+      await isLocked;
+      const recording = recordAnswer(database.db, answer({ mayEnd: true }));
+      await untilBlocked(database.db);
+      commit();
+      await stopping;
+      expect((await recording).ended).toBe(true);
+      const [row] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+      expect(row).toMatchObject({ status: 'paused', interruptRequested: false });
     });
 
     it("leaves an admin's Fail in place", async () => {

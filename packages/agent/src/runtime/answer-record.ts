@@ -78,7 +78,14 @@ function answerStatement(db: Db, more: WithSubquery[], agentSet: Record<string, 
   const ends = sql`coalesce((select ${quiet.ends} from ${quiet}), false)`;
   return chargeStatement(db, {
     before: [quiet],
-    agentSet: { ...agentSet, status: sql`case when ${ends} then 'paused' else ${agents.status} end` },
+    agentSet: {
+      ...agentSet,
+      status: sql`case when ${ends} then 'paused' else ${agents.status} end`,
+      // A Stop that committed after the snapshot has nothing left to stop once the agent is idle:
+      // left set, it would end the agent's next run at once (docs/decisions.md "A Stop that
+      // meets the end of a run").
+      interruptRequested: sql`case when ${ends} then false else ${agents.interruptRequested} end`,
+    },
     ctes: [
       db.$with('answer_spice').as(spiceInsert(db, 'spice_').returning({ id: spiceMessages.id })),
       ...more,

@@ -171,11 +171,20 @@ export class AgentRun {
   private emit = (item: NewItem) => appendItem(this.deps.db, this.agentId, item);
 
   /** An admin's Fail holds: only a message (or an admin's restart) lifts 'failed' (see asleep.ts). */
+  /**
+   * The run's status, never over an admin's Fail. Going idle ('paused') also clears a Stop asked
+   * for since the run last looked: nothing is left to stop, and left set it would end the agent's
+   * next run at once (docs/decisions.md "A Stop that meets the end of a run").
+   */
   private async setStatus(status: string) {
     await prepared(this.deps.db, 'set_agent_status', (db, name) =>
       db
         .update(agents)
-        .set({ status: sql`${sql.placeholder('status')}` })
+        .set({
+          status: sql`${sql.placeholder('status')}`,
+          interruptRequested: sql`case when ${sql.placeholder('status')}::text = 'paused' then false
+            else ${agents.interruptRequested} end`,
+        })
         .where(and(eq(agents.id, sql.placeholder('agentId')), ne(agents.status, FAILED_STATUS)))
         .prepare(name),
     ).execute({ status, agentId: this.agentId });
