@@ -34,32 +34,26 @@ describe.each(testDatabaseKinds())('EmbeddedRunner: a Stop at the end of a run, 
     database.db.update(agents).set(values).where(eq(agents.id, agentId));
   const rowOf = async () => (await database.db.select().from(agents).where(eq(agents.id, agentId)))[0]!;
 
-  /** Puts a run in the agent's slot, as one past its last look at the agent would be. */
-  const holdSlot = () => {
+  /** Asks for a Stop while a run holds the agent's slot, as one past its last look at the agent. */
+  const interruptWithRunInSlot = async () => {
     const slots = (runner as unknown as { slots: Map<string, unknown> }).slots;
     slots.set(agentId, { controller: new AbortController(), again: false, done: Promise.resolve() });
-    return () => slots.delete(agentId);
+    try {
+      await runner.interrupt(agentId);
+    } finally {
+      slots.delete(agentId);
+    }
   };
 
   it('clears a Stop that arrives after the run set the agent idle', async () => {
     await setAgent({ status: 'paused', interruptRequested: false });
-    const release = holdSlot();
-    try {
-      await runner.interrupt(agentId);
-    } finally {
-      release();
-    }
+    await interruptWithRunInSlot();
     expect(await rowOf()).toMatchObject({ status: 'paused', interruptRequested: false });
   });
 
   it('leaves the Stop to a run that is still going', async () => {
     await setAgent({ status: 'open', interruptRequested: false });
-    const release = holdSlot();
-    try {
-      await runner.interrupt(agentId);
-    } finally {
-      release();
-    }
+    await interruptWithRunInSlot();
     expect(await rowOf()).toMatchObject({ status: 'open', interruptRequested: true });
   });
 
