@@ -128,7 +128,7 @@ describe.each(testDatabaseKinds())('recordAnswer on %s', (kind) => {
       await setAgent({ interruptRequested: false });
     });
 
-    // Postgres only: two connections. The Stop commits after the statement's snapshot was taken
+    // Postgres only: two sessions at once. The Stop commits after the statement's snapshot was taken
     // and before its update reaches the row; the agent goes idle, and no Stop is left behind to
     // end its next run at once.
     it.runIf(kind === 'postgres')('clears a Stop that commits while the answer ends the run', async () => {

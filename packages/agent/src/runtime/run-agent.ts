@@ -170,11 +170,11 @@ export class AgentRun {
 
   private emit = (item: NewItem) => appendItem(this.deps.db, this.agentId, item);
 
-  /** An admin's Fail holds: only a message (or an admin's restart) lifts 'failed' (see asleep.ts). */
   /**
-   * The run's status, never over an admin's Fail. Going idle ('paused') also clears a Stop asked
-   * for since the run last looked: nothing is left to stop, and left set it would end the agent's
-   * next run at once (docs/decisions.md "A Stop that meets the end of a run").
+   * The run's status. An admin's Fail holds: only a message (or an admin's restart) lifts 'failed'
+   * (see asleep.ts). Going idle ('paused') also clears a Stop asked for since the run last looked:
+   * nothing is left to stop, and left set it would end the agent's next run at once
+   * (docs/decisions.md "A Stop that meets the end of a run").
    */
   private async setStatus(status: string) {
     await prepared(this.deps.db, 'set_agent_status', (db, name) =>
