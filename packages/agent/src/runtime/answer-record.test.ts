@@ -128,29 +128,30 @@ describe.each(testDatabaseKinds())('recordAnswer on %s', (kind) => {
       await setAgent({ interruptRequested: false });
     });
 
-    // Postgres only: two sessions at once. The Stop commits after the statement's snapshot was taken
-    // and before its update reaches the row; the agent goes idle, and no Stop is left behind to
-    // end its next run at once.
-    it.runIf(kind === 'postgres')('clears a Stop that commits while the answer ends the run', async () => {
-      await setAgent({ status: 'open', interruptRequested: false });
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      let commit!: () => void;
-      const committing = new Promise<void>((resolve) => (commit = resolve));
-      const stopping = database.db.transaction(async (tx) => {
-        await tx.update(agents).set({ interruptRequested: true }).where(eq(agents.id, agentId));
-        locked();
-        await committing;
+    // Postgres only (two sessions at once), so registered for it alone. The Stop commits after the
+    // statement's snapshot was taken and before its update reaches the row; the agent goes idle,
+    // and no Stop is left behind to end its next run at once.
+    if (kind === 'postgres')
+      it('clears a Stop that commits while the answer ends the run', async () => {
+        await setAgent({ status: 'open', interruptRequested: false });
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        let commit!: () => void;
+        const committing = new Promise<void>((resolve) => (commit = resolve));
+        const stopping = database.db.transaction(async (tx) => {
+          await tx.update(agents).set({ interruptRequested: true }).where(eq(agents.id, agentId));
+          locked();
+          await committing;
+        });
+        await isLocked;
+        const recording = recordAnswer(database.db, answer({ mayEnd: true }));
+        await untilBlocked(database.db);
+        commit();
+        await stopping;
+        expect((await recording).ended).toBe(true);
+        const [row] = await database.db.select().from(agents).where(eq(agents.id, agentId));
+        expect(row).toMatchObject({ status: 'paused', interruptRequested: false });
       });
-      await isLocked;
-      const recording = recordAnswer(database.db, answer({ mayEnd: true }));
-      await untilBlocked(database.db);
-      commit();
-      await stopping;
-      expect((await recording).ended).toBe(true);
-      const [row] = await database.db.select().from(agents).where(eq(agents.id, agentId));
-      expect(row).toMatchObject({ status: 'paused', interruptRequested: false });
-    });
 
     it("leaves an admin's Fail in place", async () => {
       await setAgent({ status: 'failed' });
