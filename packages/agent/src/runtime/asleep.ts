@@ -1,6 +1,6 @@
 import { agents, conversationItems, type Db } from '@tandem/db';
 import { ADMIN_TASK_EVENT } from '@tandem/shared';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 
 /** Set only by an admin's Fail (the task monitor); a run never overwrites it. */
 export const FAILED_STATUS = 'failed';
@@ -27,6 +27,19 @@ export function isoNow(): string {
  */
 export async function clearStaleInterrupt(db: Db, agentId: string): Promise<void> {
   await db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, agentId));
+}
+
+/**
+ * A Stop that finds the agent idle (neither queued nor running) has nothing left to stop, and left
+ * set it would end the agent's next run at once; a queued or running run still sees it. Both
+ * runners call this after asking their own run to stop (docs/decisions.md "A Stop that meets the
+ * end of a run").
+ */
+export async function clearInterruptIfIdle(db: Db, agentId: string): Promise<void> {
+  await db
+    .update(agents)
+    .set({ interruptRequested: false })
+    .where(and(eq(agents.id, agentId), notInArray(agents.status, ['pending', 'open'])));
 }
 
 /** Whether an admin stopped or failed the agent since `since` (the run's start). */

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { agents, runnerProcesses, runnerWorkerIds } from '@tandem/db';
-import { and, eq, inArray, lt, notInArray, or } from 'drizzle-orm';
+import { and, eq, inArray, lt, or } from 'drizzle-orm';
 import {
   Logger as WorkerLogger,
   makeWorkerUtils,
@@ -12,6 +12,7 @@ import {
 } from 'graphile-worker';
 import type { Pool } from 'pg';
 import { isAlive } from '../sandbox/process-tree.js';
+import { clearInterruptIfIdle } from './asleep.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
 import type { AgentRunner } from './runner.js';
 import { cancelWait } from './wait.js';
@@ -140,10 +141,7 @@ export class QueueRunner implements AgentRunner {
       await this.options.pgPool.query(`select "${schema}".remove_job($1)`, [`wake:${agentId}`]);
     }
     // A run that is queued or going elsewhere sees the flag; an agent with no run has nothing to stop.
-    await this.deps.db
-      .update(agents)
-      .set({ interruptRequested: false })
-      .where(and(eq(agents.id, agentId), notInArray(agents.status, ['pending', 'open'])));
+    await clearInterruptIfIdle(this.deps.db, agentId);
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 import { agents } from '@tandem/db';
-import { and, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
+import { clearInterruptIfIdle } from './asleep.js';
 import { endOrphanedShells } from './ended-shells.js';
 import { cancelWait, waitingAgents } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';
@@ -90,13 +91,9 @@ export class EmbeddedRunner implements AgentRunner {
     if (slot) {
       slot.again = false;
       slot.controller.abort(USER_INTERRUPT);
-      // A run past its last look may already have set the agent idle: nothing is left to stop,
-      // and left set the flag would end the agent's next run at once. A run still going clears it
-      // as it ends (as the queue runner does).
-      await this.deps.db
-        .update(agents)
-        .set({ interruptRequested: false })
-        .where(and(eq(agents.id, agentId), notInArray(agents.status, ['pending', 'open'])));
+      // A run past its last look may already have set the agent idle; one still going clears it
+      // as it ends.
+      await clearInterruptIfIdle(this.deps.db, agentId);
     } else {
       // The embedded runner is the only runner: with nothing running there is nothing to stop,
       // unless the agent waits, which stopping ends.
