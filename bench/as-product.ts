@@ -10,7 +10,7 @@
  * per model answer, and a fresh server spent some 35 ms of its first agent parsing maps (a CPU
  * profile of the 100-agent figure). Turned off here, before the server's modules load.
  */
-import { DEFAULT_HELPER_NICE, lowerHelperThreadPriority } from '@tandem/process';
+import { DEFAULT_HELPER_NICE, IDLE_MEMORY_DEFAULTS, lowerHelperThreadPriority, releaseMemoryWhenIdle } from '@tandem/process';
 
 process.setSourceMapsEnabled(false);
 
@@ -18,3 +18,7 @@ process.setSourceMapsEnabled(false);
 const helpers = lowerHelperThreadPriority(Number(process.env.TANDEM_V8_HELPER_NICE ?? DEFAULT_HELPER_NICE));
 if (helpers.reason)
   process.stderr.write(`bench target: V8's helper threads left as they are: ${helpers.reason}\n`);
+
+// Memory a burst grew given back once the process is quiet, as main.ts does (TANDEM_IDLE_MEMORY_RELEASE_MB).
+const releaseMb = Number(process.env.TANDEM_IDLE_MEMORY_RELEASE_MB ?? IDLE_MEMORY_DEFAULTS.growthMb);
+if (releaseMb > 0) releaseMemoryWhenIdle({ growthMb: releaseMb });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { DataDirLockedError } from '@tandem/db';
-import { lowerHelperThreadPriority } from '@tandem/process';
+import { lowerHelperThreadPriority, releaseMemoryWhenIdle } from '@tandem/process';
 import { ConfigError, loadConfig, type Config } from './config/schema.js';
 import { createLogger } from './logger.js';
 import { startServer } from './serve.js';
@@ -65,6 +65,13 @@ async function main(argv: string[]): Promise<void> {
   // database's thread when the cores are busy (docs/decisions.md "V8's helper threads").
   const helpers = lowerHelperThreadPriority(config.helperThreadNice);
   logger.debug({ threads: helpers.threads, reason: helpers.reason }, "V8's helper threads");
+  // What a burst of work grew is given back once the process falls quiet (docs/decisions.md
+  // "Memory given back after a burst"); the watcher's timer does not keep the process alive.
+  if (config.idleMemoryReleaseMb > 0)
+    releaseMemoryWhenIdle({
+      growthMb: config.idleMemoryReleaseMb,
+      onRelease: (release) => logger.debug(release, 'gave memory back after a quiet spell'),
+    });
   try {
     if (command === 'worker') {
       const worker = await startWorker(config, logger);

@@ -7,3 +7,9 @@ export {
   lowerHelperThreadPriority,
   type HelperThreads,
 } from './helper-thread-priority.js';
+export {
+  collectAllAvailableGarbage,
+  IDLE_MEMORY_DEFAULTS,
+  releaseMemoryWhenIdle,
+  type IdleMemoryReleaseOptions,
+} from './idle-memory-release.js';

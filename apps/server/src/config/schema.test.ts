@@ -13,6 +13,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ TANDEM_V8_HELPER_NICE: '0' }).helperThreadNice).toBe(0);
     expect(config.processNice).toBe(19);
     expect(loadConfig({ TANDEM_PROCESS_NICE: '0' }).processNice).toBe(0);
+    expect(config.idleMemoryReleaseMb).toBe(16);
+    expect(loadConfig({ TANDEM_IDLE_MEMORY_RELEASE_MB: '0' }).idleMemoryReleaseMb).toBe(0);
   });
 
   it('switches to Postgres when DATABASE_URL is set', () => {
@@ -28,6 +30,8 @@ describe('loadConfig', () => {
     [{ TANDEM_V8_HELPER_NICE: '-5' }, 'TANDEM_V8_HELPER_NICE must be a whole number from 0 to 19'],
     [{ TANDEM_PROCESS_NICE: '20' }, 'TANDEM_PROCESS_NICE must be a whole number from 0 to 19'],
     [{ TANDEM_PROCESS_NICE: 'low' }, 'TANDEM_PROCESS_NICE must be a whole number from 0 to 19'],
+    [{ TANDEM_IDLE_MEMORY_RELEASE_MB: '1.5' }, 'TANDEM_IDLE_MEMORY_RELEASE_MB must be a whole number of MB'],
+    [{ TANDEM_IDLE_MEMORY_RELEASE_MB: '65537' }, 'TANDEM_IDLE_MEMORY_RELEASE_MB must be a whole number of MB'],
     [{ PORT: 'eighty' }, 'PORT must be a port number from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT must be a port number'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],

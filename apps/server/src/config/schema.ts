@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WARM_MAX } from '@tandem/agent';
-import { DEFAULT_HELPER_NICE, DEFAULT_PROCESS_NICE } from '@tandem/process';
+import { DEFAULT_HELPER_NICE, DEFAULT_PROCESS_NICE, IDLE_MEMORY_DEFAULTS } from '@tandem/process';
 import {
   DEFAULT_MODEL_KEY,
   DEFAULT_SANDBOX_HOST,
@@ -181,6 +181,13 @@ export const envSchema = z.object({
   TANDEM_V8_HELPER_NICE: niceSteps(DEFAULT_HELPER_NICE),
   /** Nice steps between the server and the processes it starts through its launcher (@tandem/process). */
   TANDEM_PROCESS_NICE: niceSteps(DEFAULT_PROCESS_NICE),
+  /** How far (MB) memory grows before a quiet process gives it back; 0 never (@tandem/process). */
+  TANDEM_IDLE_MEMORY_RELEASE_MB: z
+    .string()
+    .trim()
+    .default(String(IDLE_MEMORY_DEFAULTS.growthMb))
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 65536, 'must be a whole number of MB from 0 to 65536')
+    .transform(Number),
   TANDEM_WARM_SANDBOXES: z
     .string()
     .trim()
@@ -212,6 +219,11 @@ export interface Config {
    * clones, setup scripts, sandbox networks, the local code host's git); 0 leaves them level.
    */
   processNice: number;
+  /**
+   * How far (MB) the process's resident memory must grow since it last gave memory back before a
+   * quiet spell gives it back again with a full garbage collection; 0 never does (main.ts).
+   */
+  idleMemoryReleaseMb: number;
   /** Lower-cased logins of product admins. */
   admins: ReadonlySet<string>;
   github: GitHubConfig;
@@ -327,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     logLevel: e.LOG_LEVEL,
     helperThreadNice: e.TANDEM_V8_HELPER_NICE,
     processNice: e.TANDEM_PROCESS_NICE,
+    idleMemoryReleaseMb: e.TANDEM_IDLE_MEMORY_RELEASE_MB,
     admins: new Set(
       (e.TANDEM_ADMINS ?? (e.GITHUB_API_URL ? '' : 'ada'))
         .split(',')
