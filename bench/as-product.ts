@@ -10,7 +10,12 @@
  * per model answer, and a fresh server spent some 35 ms of its first agent parsing maps (a CPU
  * profile of the 100-agent figure). Turned off here, before the server's modules load.
  */
-import { DEFAULT_HELPER_NICE, IDLE_MEMORY_DEFAULTS, lowerHelperThreadPriority, releaseMemoryWhenIdle } from '@tandem/process';
+import {
+  DEFAULT_HELPER_NICE,
+  IDLE_MEMORY_DEFAULTS,
+  lowerHelperThreadPriority,
+  releaseMemoryWhenIdle,
+} from '@tandem/process';
 
 process.setSourceMapsEnabled(false);
 

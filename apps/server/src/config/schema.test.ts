@@ -31,7 +31,10 @@ describe('loadConfig', () => {
     [{ TANDEM_PROCESS_NICE: '20' }, 'TANDEM_PROCESS_NICE must be a whole number from 0 to 19'],
     [{ TANDEM_PROCESS_NICE: 'low' }, 'TANDEM_PROCESS_NICE must be a whole number from 0 to 19'],
     [{ TANDEM_IDLE_MEMORY_RELEASE_MB: '1.5' }, 'TANDEM_IDLE_MEMORY_RELEASE_MB must be a whole number of MB'],
-    [{ TANDEM_IDLE_MEMORY_RELEASE_MB: '65537' }, 'TANDEM_IDLE_MEMORY_RELEASE_MB must be a whole number of MB'],
+    [
+      { TANDEM_IDLE_MEMORY_RELEASE_MB: '65537' },
+      'TANDEM_IDLE_MEMORY_RELEASE_MB must be a whole number of MB',
+    ],
     [{ PORT: 'eighty' }, 'PORT must be a port number from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT must be a port number'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
