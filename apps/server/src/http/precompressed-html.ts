@@ -10,7 +10,7 @@ import {
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-type Encoding = 'br' | 'gzip';
+export type Encoding = 'br' | 'gzip';
 
 /** An HTML page built once at start, with its brotli and gzip copies made then too. */
 export interface PrecompressedHtml {
@@ -49,9 +49,14 @@ export async function compressHtml(
   const body = Buffer.from(html, 'utf8');
   const encoding = chooseEncoding(acceptEncoding);
   if (!encoding || body.length < COMPRESS_THRESHOLD_BYTES) return { body };
+  return { body: await compressBody(body, encoding), encoding };
+}
+
+/** `body` compressed with the API's fast per-request settings, off the event loop. */
+export function compressBody(body: Buffer, encoding: Encoding): Promise<Buffer> {
   if (encoding === 'br') {
     const params = { [constants.BROTLI_PARAM_QUALITY]: PER_REQUEST_BROTLI_QUALITY };
-    return { body: await brotliAsync(body, { params }), encoding };
+    return brotliAsync(body, { params });
   }
-  return { body: await gzipAsync(body, { level: PER_REQUEST_GZIP_LEVEL }), encoding };
+  return gzipAsync(body, { level: PER_REQUEST_GZIP_LEVEL });
 }

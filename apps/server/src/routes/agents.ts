@@ -25,6 +25,7 @@ import type { ModelsConfig } from '../config/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { limitJsonValues } from '../http/json-budget.js';
 import { parseRequest } from '../http/validation.js';
+import { sendPolledJson } from '../http/polled-json.js';
 import {
   agentMetadata,
   conversationPage,
@@ -46,7 +47,7 @@ import {
   setSourceBehavior,
 } from '../services/agents/agent-changes.js';
 import { latestTimestamp } from '../services/latest-timestamp.js';
-import { statusCounts } from '../services/status-counts.js';
+import { statusCountsAnswer } from '../services/status-counts.js';
 import type { SunsetGate } from '../services/sunset-gate.js';
 import type { PollCache } from '../services/poll-cache/poll-cache.js';
 import { conflictingAgent } from '../services/sources.js';
@@ -260,8 +261,9 @@ export function agentRoutes(
     return agentMetadata(db, viewer, agent.id);
   });
 
-  app.get('/api/agents/status-counts', { logLevel: 'warn' }, async (request) =>
-    statusCounts(db, pollCache, requireUser(request)),
+  // Compressed by the answer itself, once per encoding while it is cached (http/polled-json.ts).
+  app.get('/api/agents/status-counts', { logLevel: 'warn', compress: false }, async (request, reply) =>
+    sendPolledJson(request, reply, await statusCountsAnswer(db, pollCache, requireUser(request))),
   );
 
   app.post('/api/agent/mark-all-read', async (request) => {

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { agentReads, agents, repositories } from '@tandem/db';
+import { PolledJson } from '../http/polled-json.js';
 import type { PollCache } from './poll-cache/poll-cache.js';
 import { preparedPerDatabase } from './poll-queries.js';
 import { WORKING_STATUSES, type StatusCounts } from '@tandem/shared';
@@ -32,10 +33,18 @@ const viewerAgents = preparedPerDatabase(
 
 /**
  * The header's running and unread lists (polled every 3 s): the viewer's own, unarchived agents,
- * from the poll cache until a change notice names the viewer's agents or read marks.
+ * from the poll cache until a change notice names the viewer's agents or read marks. The answer (a
+ * `StatusCounts`) is kept as sent: serialized once per read, compressed once per encoding.
  */
-export async function statusCounts(db: Db, cache: PollCache, viewer: AuthenticatedUser) {
-  return cache.statusCounts.get(viewer.id, () => readStatusCounts(db, viewer));
+export async function statusCountsAnswer(
+  db: Db,
+  cache: PollCache,
+  viewer: AuthenticatedUser,
+): Promise<PolledJson> {
+  return cache.statusCounts.get(
+    viewer.id,
+    async () => new PolledJson(JSON.stringify(await readStatusCounts(db, viewer))),
+  );
 }
 
 async function readStatusCounts(db: Db, viewer: AuthenticatedUser): Promise<StatusCounts> {

@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { agentReads, agents, memberships, openDatabase, repositories, type Database } from '@tandem/db';
@@ -110,6 +111,26 @@ describe.each(testDatabaseKinds())('poll cache on %s', (kind) => {
     await expect
       .poll(async () => (await counts(ada)).running_agents.map((a) => a.id), { timeout: 5000 })
       .toContain(agentId);
+  });
+
+  it('sends a large status-counts answer compressed as a browser asks, the same answer either way', async () => {
+    await writer()
+      .update(agents)
+      .set({ title: 'A long title '.repeat(100) })
+      .where(eq(agents.id, agentId));
+    // The agent is running (the test before left it open): its title is in the answer.
+    await expect
+      .poll(() => counts(ada).then((c) => c.running_agents[0]?.title), { timeout: 5000 })
+      .toMatch(/^A long/);
+    const asBrowser = await app.server.inject({
+      url: '/api/agents/status-counts',
+      headers: { ...as(ada), 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(asBrowser.headers['content-encoding']).toBe('br');
+    const answer = statusCountsSchema.parse(
+      JSON.parse(brotliDecompressSync(asBrowser.rawPayload).toString()),
+    );
+    expect(answer).toEqual(await counts(ada));
   });
 
   it('answers a mutating request only once its change is in the caches', async () => {

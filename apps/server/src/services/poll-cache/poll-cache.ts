@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@tandem/db';
 import { sql } from 'drizzle-orm';
-import type { StatusCounts } from '@tandem/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import type { PolledJson } from '../../http/polled-json.js';
 import { InvalidatedCache } from './invalidated-cache.js';
 
 /** The channel the triggers of migration 0018 notify on. */
@@ -54,8 +54,11 @@ export class PollCache {
   readonly agents = this.cache<PolledAgent>();
   /** `${installation}/${user}` → member or not. */
   readonly members = this.cache<boolean>();
-  /** user id → the status-counts answer. */
-  readonly statusCounts = this.cache<StatusCounts>();
+  /**
+   * user id → the status-counts answer as sent: serialized once per read of the database and
+   * compressed once per encoding, rather than on every poll (http/polled-json.ts).
+   */
+  readonly statusCounts = this.cache<PolledJson>();
 
   /** One of the caches: bounded, emptied by notices, and kept MAX_AGE_MS at most. */
   private cache<V>(): InvalidatedCache<V> {
