@@ -17,7 +17,8 @@ describe('repository scripts', () => {
     await section.getByRole('button', { name: 'Generate Scripts' }).click();
     await page.waitForURL(/\/gh\/acme\/webapp\/agent\/[0-9a-f-]{36}$/);
     const feed = page.getByRole('log', { name: 'Conversation' });
-    await feed.getByText('Write the Tandem scripts for this repository', { exact: false }).waitFor();
+    // A fast agent's commit and pull request carry the same words: any of them shows it started.
+    await feed.getByText('Write the Tandem scripts for this repository', { exact: false }).first().waitFor();
 
     // Back on the settings page the agent's pull request (or the work under way) shows.
     await feed
