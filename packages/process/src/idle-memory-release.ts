@@ -28,17 +28,22 @@ export const IDLE_MEMORY_DEFAULTS = {
 
 type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
+let exposed: Gc | undefined;
+
 /**
  * V8's own `gc()`, as `--expose-gc` would give it, without starting Node with that flag: the flag
  * set at run time applies to contexts created after it, so a new context carries the function (as
- * Jest gets it for --logHeapUsage). The flag is put back at once; the function stays usable.
+ * Jest gets it for --logHeapUsage). The flag is put back at once; the function stays usable, so it
+ * is taken once rather than with a new context before every collection.
  */
 function exposedGc(): Gc {
   const existing = (globalThis as { gc?: Gc }).gc;
   if (existing) return existing;
+  if (exposed) return exposed;
   setFlagsFromString('--expose-gc');
   try {
-    return runInNewContext('gc') as Gc;
+    exposed = runInNewContext('gc') as Gc;
+    return exposed;
   } finally {
     setFlagsFromString('--no-expose-gc');
   }
