@@ -1,7 +1,7 @@
 import { agents } from '@tandem/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
-import { clearInterruptIfIdle } from './asleep.js';
+import { clearInterruptIfIdle, clearStaleInterrupt } from './asleep.js';
 import { endOrphanedShells } from './ended-shells.js';
 import { cancelWait, waitingAgents } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';
@@ -97,7 +97,7 @@ export class EmbeddedRunner implements AgentRunner {
     } else {
       // The embedded runner is the only runner: with nothing running there is nothing to stop,
       // unless the agent waits, which stopping ends.
-      await this.deps.db.update(agents).set({ interruptRequested: false }).where(eq(agents.id, agentId));
+      await clearStaleInterrupt(this.deps.db, agentId);
       if (await cancelWait(this.deps.db, agentId)) {
         clearTimeout(this.wakeTimers.get(agentId));
         this.wakeTimers.delete(agentId);
