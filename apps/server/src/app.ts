@@ -22,6 +22,7 @@ import { FRAME_SOURCE_SLOT, registerSecurityHeaders } from './http/security-head
 import { webAppScriptHashes } from './http/inline-scripts.js';
 import { fillLandingPage } from './http/landing-page.js';
 import { registerWebApp } from './http/web-app.js';
+import { lazyRequestLogger } from './http/request-logger.js';
 import { SecretBox } from './crypto/secret-box.js';
 import type { CodeHostGateway } from './github/gateway.js';
 import { authRoutes } from './routes/auth.js';
@@ -154,6 +155,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    // A request's child logger is made only when it writes a line (http/request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
     // A path Fastify cannot decode (malformed percent-encoding) never reaches a route or the error
     // handler: answer it in the API's own error shape rather than Fastify's.
     frameworkErrors: (error, _request, reply) => {
