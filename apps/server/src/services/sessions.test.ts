@@ -36,6 +36,24 @@ describe.each(testDatabaseKinds())('session cache on %s', (kind) => {
     expect(await server.resolve(token)).toBeUndefined();
   });
 
+  it('answers from the cache without a read only what resolve kept, for the cache time', async () => {
+    const server = service(200);
+    const { token } = await server.create(userId);
+    // Never resolved: nothing to answer from, the caller must resolve (and the row be read).
+    expect(server.cachedUser(token)).toBeUndefined();
+    const user = await server.resolve(token);
+    const reads = sessionReads.length;
+    expect(server.cachedUser(token)).toEqual(user);
+    expect(sessionReads).toHaveLength(reads);
+    await sleep(250);
+    expect(server.cachedUser(token)).toBeUndefined();
+    // A revocation here empties it at once.
+    await server.resolve(token);
+    await server.revoke(user!.sessionId);
+    expect(server.cachedUser(token)).toBeUndefined();
+    expect(server.cachedUser('not-a-token')).toBeUndefined();
+  });
+
   it('honours a revocation made by another server once its cache time has passed', async () => {
     const one = service(300);
     const other = service(300);

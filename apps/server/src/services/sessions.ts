@@ -57,13 +57,23 @@ export class SessionService {
     return { token, expiresAt };
   }
 
-  resolve(token: string): Promise<AuthenticatedUser | undefined> {
-    // The very token string verified before: its signature holds, only the row may have changed.
+  /**
+   * The user of a token resolved within the cache time, without a promise (the polls' path);
+   * undefined when it must be read (resolve). The very token string verified before: its
+   * signature holds, only the row may have changed.
+   */
+  cachedUser(token: string): AuthenticatedUser | undefined {
     const cached = this.cache.get(token);
-    if (cached && cached.until > Date.now()) return Promise.resolve(cached.user);
+    return cached && cached.until > Date.now() ? cached.user : undefined;
+  }
+
+  resolve(token: string): Promise<AuthenticatedUser | undefined> {
+    const cached = this.cachedUser(token);
+    if (cached) return Promise.resolve(cached);
     const reading = this.reading.get(token);
     if (reading) return reading;
-    if (cached) this.cache.delete(token);
+    // Past its time (or never kept): read again.
+    this.cache.delete(token);
     const read = this.read(token).finally(() => this.reading.delete(token));
     this.reading.set(token, read);
     return read;
