@@ -75,7 +75,8 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
       expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
-      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      // Served over plain http (no https public URL): RFC 6797 forbids HSTS there.
+      expect(res.headers['strict-transport-security']).toBeUndefined();
       expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
       // What only an HTML page reads is not sent.
       for (const name of [
@@ -212,5 +213,26 @@ describe.each(testDatabaseKinds())('server on %s', (kind) => {
       request_id: expect.any(String),
     });
     expect(body.request_id).toBe(res.headers['x-request-id']);
+  });
+});
+
+describe('a server whose public URL is https', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('pglite', { edge: { publicUrl: 'https://tandem.example.com' } });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('sends Strict-Transport-Security on pages and API answers alike', async () => {
+    for (const url of ['/', '/docs', '/api/health', '/api/users/me', '/api/does-not-exist']) {
+      const res = await app.server.inject(url);
+      expect(res.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
+    }
+    // Everything else is as over http.
+    expect((await app.server.inject('/api/health')).headers['content-security-policy']).toBe(
+      "default-src 'none';frame-ancestors 'none'",
+    );
   });
 });

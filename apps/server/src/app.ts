@@ -178,9 +178,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await server.register(fastifyCookie, {
     secret: createHash('sha256').update(`tandem-cookie:${options.secretKey}`).digest('hex'),
   });
+  // Served over TLS (directly or behind a proxy): what the public URL says.
+  const secureCookies = config.publicUrl?.startsWith('https://') ?? false;
   await registerSecurityHeaders(
     server,
     {
+      // RFC 6797 §7.2: no Strict-Transport-Security over plain http, where browsers ignore it.
+      ...(secureCookies ? {} : { strictTransportSecurity: false }),
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
@@ -220,7 +224,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     done();
   });
 
-  const secureCookies = config.publicUrl?.startsWith('https://') ?? false;
   const partyTokens = new PartyTokens(options.secretKey);
   registerAuthentication(server, sessions, { publicUrl: config.publicUrl, partyTokens });
 

@@ -31,7 +31,9 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<[string, st
  * OWASP's REST security guidance lists them. COOP stays, so that a page on another site that opens
  * an API URL keeps no handle to the window whatever the answer (401 or 200).
  */
-const API_HEADERS: FastifyHelmetOptions = {
+const apiHeaderOptions = (hsts: boolean): FastifyHelmetOptions => ({
+  // Strict-Transport-Security on the API's answers exactly when the pages carry it.
+  ...(hsts ? {} : { strictTransportSecurity: false }),
   contentSecurityPolicy: {
     useDefaults: false,
     directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
@@ -43,11 +45,11 @@ const API_HEADERS: FastifyHelmetOptions = {
   ieNoOpen: false,
   permittedCrossDomainPolicies: false,
   xssFilter: false,
-};
+});
 
 /**
  * Helmet's security headers (CSP, nosniff, HSTS, …) on every response, computed once: the page
- * policy (`options`) on pages and assets, the API's own (API_HEADERS) on `/api`. The
+ * policy (`options`) on pages and assets, the API's own (apiHeaderOptions) on `/api`. The
  * @fastify/helmet hook rebuilds helmet and re-validates the whole policy on every request, a
  * noticeable share of a polled request's cost, and the page policy's 1.3 KB of headers cost bare
  * Fastify 7-10 % of its poll throughput (bench/README.md). `frameSource()` fills
@@ -59,7 +61,10 @@ export async function registerSecurityHeaders(
   options: FastifyHelmetOptions,
   frameSource: () => string,
 ): Promise<void> {
-  const [template, apiHeaders] = await Promise.all([helmetHeaders(options), helmetHeaders(API_HEADERS)]);
+  const [template, apiHeaders] = await Promise.all([
+    helmetHeaders(options),
+    helmetHeaders(apiHeaderOptions(options.strictTransportSecurity !== false)),
+  ]);
   const api = Object.fromEntries(apiHeaders);
   let source: string | undefined;
   let headers: Record<string, string> = {};

@@ -98,8 +98,11 @@ export async function createTestApp(
       /** Wraps sandbox preparation (hold it back, fail it); default the real one. */
       prepareSandbox?: AgentRuntimeOptions['prepareSandbox'];
     };
-    /** The HTTP edge: trusted proxies (default none) and rate limits (default the product's). */
-    edge?: Partial<Pick<Config, 'trustedProxies' | 'rateLimits'>>;
+    /**
+     * The HTTP edge: trusted proxies (default none), rate limits (default the product's) and the
+     * public URL (default none, as for plain http).
+     */
+    edge?: Partial<Pick<Config, 'trustedProxies' | 'rateLimits' | 'publicUrl'>>;
     /**
      * Where repository access levels come from: 'code-host' asks the local code host (needs
      * codeHost and its seeded users); by default the test's memberships stand in for it.
