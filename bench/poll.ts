@@ -17,6 +17,11 @@ const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 /** Measurements of each side per figure, taken in turns. */
 const ROUNDS = 3;
 
+/** How many bytes of JSON the answer at `path` is. */
+function bodyBytes(answers: Record<string, unknown>, path: string): number {
+  return Buffer.byteLength(JSON.stringify(answers[path.split('?')[0]!]));
+}
+
 function sum(results: LoadResult[], key: 'errors' | 'timeouts' | 'non2xx'): number {
   return results.reduce((total, r) => total + r[key], 0);
 }
@@ -40,7 +45,8 @@ export async function load(
 
 /**
  * The poll figures on one database: each of Tandem's poll endpoints under 50 connections beside
- * bare Fastify answering the same path with a constant JSON body, measured in turns.
+ * bare Fastify answering the same path with the same JSON (Tandem's answer, fetched first),
+ * measured in turns.
  */
 export async function pollFigures(
   database: 'pglite' | 'postgres',
@@ -59,15 +65,17 @@ export async function pollFigures(
       'latest-timestamp': `/api/agent/latest-timestamp?trajectory_id=${tandem.agentId}`,
       'status-counts': '/api/agents/status-counts',
     };
-    // Answers must be real answers, not 401s measured as fast.
+    // Answers must be real answers, not 401s measured as fast. The baseline sends the same ones.
+    const answers: Record<string, unknown> = {};
     for (const path of Object.values(paths)) {
       const res = await fetch(tandem.url + path, { headers: auth });
       if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+      answers[path.split('?')[0]!] = await res.json();
     }
     for (const [name, path] of Object.entries(paths)) {
       // Baseline and Tandem in turns, ROUNDS times, each figure the median: on a shared VM a
       // single 10 s reading of either moved by a third from one run to the next (bench/README.md).
-      baseline = await startTarget('baseline');
+      baseline = await startTarget('baseline', { BENCH_BASELINE_ANSWERS: JSON.stringify(answers) });
       const bases: LoadResult[] = [];
       const measures: LoadResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -88,7 +96,7 @@ export async function pollFigures(
         baseline: base,
         tandem: rps,
         ratio: rps / base,
-        detail: `medians of ${ROUNDS} in turns; rounds ${measures.map((r, i) => (r.rps / bases[i]!.rps).toFixed(2)).join(', ')}`,
+        detail: `same ${bodyBytes(answers, path)}-byte answer; medians of ${ROUNDS} in turns; rounds ${measures.map((r, i) => (r.rps / bases[i]!.rps).toFixed(2)).join(', ')}`,
         goal: `ratio ≥ ${options.goalRatio}`,
         ok: rps / base >= options.goalRatio,
       });

@@ -24,11 +24,22 @@ export interface TargetInfo {
 export const STATIC_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Static</title></head><body><p>Tandem</p></body></html>';
 
+/**
+ * Answers the bare-Fastify baseline gives, by path, as BENCH_BASELINE_ANSWERS may set them: the
+ * poll figures pass Tandem's own answers, so that both sides send the same JSON and the figure
+ * measures what the product adds, not the size of the bench user's data.
+ */
+function baselineAnswers(): Record<string, unknown> {
+  return {
+    '/api/agent/latest-timestamp': { latest_timestamp: new Date().toISOString() },
+    '/api/agents/status-counts': { running_agents: [], unread_agents: [] },
+    ...(JSON.parse(process.env.BENCH_BASELINE_ANSWERS ?? '{}') as Record<string, unknown>),
+  };
+}
+
 async function baseline(): Promise<TargetInfo> {
   const app = Fastify({ logger: false });
-  const latest = { latest_timestamp: new Date().toISOString() };
-  app.get('/api/agent/latest-timestamp', async () => latest);
-  app.get('/api/agents/status-counts', async () => ({ running_agents: [], unread_agents: [] }));
+  for (const [path, answer] of Object.entries(baselineAnswers())) app.get(path, async () => answer);
   app.get('/', async (_request, reply) => reply.type('text/html').send(STATIC_PAGE));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
