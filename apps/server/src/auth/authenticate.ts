@@ -41,13 +41,17 @@ export function registerAuthentication(
       request.authSource = bearer ? 'bearer' : 'cookie';
       return done();
     }
-    sessions.resolve(token).then((user) => {
-      request.user = user;
-      request.authSource = user ? (bearer ? 'bearer' : 'cookie') : undefined;
-      // Not a session: maybe the party page's read-only token (auth/party-reader.ts).
-      if (!user && bearer && options.partyTokens) request.partyAgentId = options.partyTokens.agentOf(bearer);
-      done();
-    }, done);
+    sessions
+      .resolve(token)
+      .then((user) => {
+        request.user = user;
+        request.authSource = user ? (bearer ? 'bearer' : 'cookie') : undefined;
+        // Not a session: maybe the party page's read-only token (auth/party-reader.ts).
+        if (!user && bearer && options.partyTokens)
+          request.partyAgentId = options.partyTokens.agentOf(bearer);
+      })
+      // A failure anywhere above reaches the error handler, as a throw in an async hook did.
+      .then(() => done(), done);
   });
 }
 
