@@ -17,9 +17,9 @@ const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 /** Measurements of each side per figure, taken in turns. */
 const ROUNDS = 3;
 
-/** How many bytes of JSON the answer at `path` is. */
-function bodyBytes(answers: Record<string, unknown>, path: string): number {
-  return Buffer.byteLength(JSON.stringify(answers[path.split('?')[0]!]));
+/** A poll URL's path without its query: what the baseline routes on. */
+function route(path: string): string {
+  return path.split('?')[0]!;
 }
 
 function sum(results: LoadResult[], key: 'errors' | 'timeouts' | 'non2xx'): number {
@@ -70,7 +70,7 @@ export async function pollFigures(
     for (const path of Object.values(paths)) {
       const res = await fetch(tandem.url + path, { headers: auth });
       if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-      answers[path.split('?')[0]!] = await res.json();
+      answers[route(path)] = await res.json();
     }
     for (const [name, path] of Object.entries(paths)) {
       // Baseline and Tandem in turns, ROUNDS times, each figure the median: on a shared VM a
@@ -79,7 +79,7 @@ export async function pollFigures(
       const bases: LoadResult[] = [];
       const measures: LoadResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        bases.push(await load(baseline.url + path.split('?')[0], {}, options.seconds));
+        bases.push(await load(baseline.url + route(path), {}, options.seconds));
         measures.push(await load(tandem.url + path, auth, options.seconds));
       }
       await baseline.stop();
@@ -96,7 +96,7 @@ export async function pollFigures(
         baseline: base,
         tandem: rps,
         ratio: rps / base,
-        detail: `same ${bodyBytes(answers, path)}-byte answer; medians of ${ROUNDS} in turns; rounds ${measures.map((r, i) => (r.rps / bases[i]!.rps).toFixed(2)).join(', ')}`,
+        detail: `same ${Buffer.byteLength(JSON.stringify(answers[route(path)]))}-byte answer; medians of ${ROUNDS} in turns; rounds ${measures.map((r, i) => (r.rps / bases[i]!.rps).toFixed(2)).join(', ')}`,
         goal: `ratio ≥ ${options.goalRatio}`,
         ok: rps / base >= options.goalRatio,
       });
