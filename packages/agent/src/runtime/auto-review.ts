@@ -5,7 +5,7 @@ import { resolveModel, type ResolvedModel, type toTokenUsage } from '../model/in
 import { sandboxGit } from '../sandbox/index.js';
 import { appendSpice } from './history.js';
 import { actionItem, updateItemData, type NewItem } from './items.js';
-import type { RuntimeDeps } from './run-agent.js';
+import type { RuntimeDeps } from './runtime-deps.js';
 import type { WarmSandbox } from './warm-sandbox.js';
 
 /** Diffs larger than this are cut (the reviewer is told), so one push cannot cost a fortune. */

@@ -1,6 +1,7 @@
 export { EmbeddedRunner, type AgentRunner } from './runner.js';
 export { QueueRunner, RUN_AGENT_TASK, type QueueRunnerOptions } from './queue-runner.js';
-export { AgentRun, OUT_OF_CREDITS_MESSAGE, type RuntimeDeps, type RuntimeLogger } from './run-agent.js';
+export { AgentRun, OUT_OF_CREDITS_MESSAGE } from './run-agent.js';
+export type { RuntimeDeps, RuntimeLogger } from './runtime-deps.js';
 export { appendItem, actionItem, keyUuid, type NewItem, type ItemType } from './items.js';
 export { nextTimestamp } from './clock.js';
 export { readSealedSecrets, type SealedSecret } from './agent-row.js';

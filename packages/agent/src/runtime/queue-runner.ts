@@ -13,7 +13,8 @@ import {
 import type { Pool } from 'pg';
 import { isAlive } from '../sandbox/process-tree.js';
 import { clearInterruptIfIdle } from './asleep.js';
-import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
+import { AgentRun, SHUTDOWN, USER_INTERRUPT } from './run-agent.js';
+import type { RuntimeDeps } from './runtime-deps.js';
 import type { AgentRunner } from './runner.js';
 import { cancelWait } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';

@@ -1,23 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { agents, agentSideEffects, prepared, type Db } from '@tandem/db';
-import type { GitHubClient } from '@tandem/github';
-import { chargeUnits, LEDGER_UNITS_PER_CREDIT, providerCostCents } from '@tandem/shared';
+import { agents, prepared } from '@tandem/db';
+import { LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
 import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { chargeAgentCall } from '../credits/ledger.js';
-import {
-  priceFor,
-  resolveModel,
-  SUMMARIZE_MARKER,
-  toTokenUsage,
-  type ModelEnv,
-  type ResolvedModel,
-} from '../model/index.js';
-import type { SandboxKind, Scrubber } from '../sandbox/index.js';
+import { resolveModel } from '../model/index.js';
 import { autoReview } from './auto-review.js';
+import { chargeCall, pricedCall, type CallUsage, type ReadyModel } from './call-charge.js';
 import {
   appendSpice,
-  applySummary,
   pendingToolCalls,
   RunHistory,
   syncUserMessages,
@@ -28,20 +18,14 @@ import { actionItem, appendItem, type NewItem } from './items.js';
 import { recordAnswer } from './answer-record.js';
 import { beginWait, endWait } from './wait.js';
 import { clearStaleInterrupt, FAILED_STATUS, isAsleep, isoNow, stoppedByAdmin } from './asleep.js';
+import { hasToolCalls, needsModel, scrubDeep } from './message-shape.js';
 import { RunSandbox, type RunnerSandboxes } from './run-sandbox.js';
+import type { RuntimeDeps } from './runtime-deps.js';
 import { loggableError } from './loggable-error.js';
-import { systemPrompt, SUMMARY_INSTRUCTIONS } from './prompt.js';
-import {
-  findTool,
-  REVIEW_PURPOSE,
-  toolSet,
-  ToolInputError,
-  type AgentRow,
-  type SubAgentOutcome,
-  type SupervisionHost,
-  type ToolContext,
-} from './tools/index.js';
-import type { prepareSandbox, WarmSandbox } from './warm-sandbox.js';
+import { systemPrompt } from './prompt.js';
+import { summarizeContext } from './summarize.js';
+import { executeToolCall, scriptToolContext, type ToolScope } from './tool-call.js';
+import { REVIEW_PURPOSE, toolSet, type AgentRow, type SubAgentOutcome } from './tools/index.js';
 import {
   openAwakeAgent,
   readRunRow,
@@ -53,43 +37,6 @@ import {
   type StepRow,
 } from './agent-row.js';
 
-export interface RuntimeLogger {
-  info(details: Record<string, unknown>, message: string): void;
-  warn(details: Record<string, unknown>, message: string): void;
-  error(details: Record<string, unknown>, message: string): void;
-}
-
-/** Everything a run needs from outside; the same for the embedded runner and `tandem worker`. */
-export interface RuntimeDeps {
-  db: Db;
-  logger: RuntimeLogger;
-  models: ModelEnv;
-  codeHost: {
-    webUrl: string;
-    installationToken(installationId: number): Promise<string>;
-    installationOctokit(installationId: number): GitHubClient;
-  };
-  workspacesDir: string;
-  /** `host`: the address other servers reach this machine's sandbox ports at (previews). */
-  sandbox: { kind: SandboxKind; network: boolean; host?: string };
-  /**
-   * Opens a repository secret's stored value (the server's secret box). The secrets are the
-   * sandbox's environment, scrubbed from all output; without this a sandbox runs without them.
-   */
-  openSecret?: (sealed: string) => string;
-  /** A run stops after this many model calls and waits for the user (a runaway guard). */
-  maxModelCalls?: number;
-  /**
-   * Told after a charge that may call for an auto-fill (ChargeResult.autoFillDue; billing claims
-   * and buys it); must not throw.
-   */
-  afterCharge?: (installationId: number) => void;
-  /** Supervisor agents' sub-agents (the server's services); without it their tools refuse. */
-  supervision?: SupervisionHost;
-  /** Prepares a fresh sandbox (default prepareSandbox; tests hold it back or fail it). */
-  prepareSandbox?: typeof prepareSandbox;
-}
-
 export const OUT_OF_CREDITS_MESSAGE = 'Your installation is out of credits. Buy more now.';
 
 type RunEnd = 'idle' | 'interrupted' | 'waiting';
@@ -97,36 +44,6 @@ type RunEnd = 'idle' | 'interrupted' | 'waiting';
 /** Abort reasons: a user's interrupt ends the run; a shutdown leaves it queued for the next start. */
 export const USER_INTERRUPT = 'interrupt';
 export const SHUTDOWN = 'shutdown';
-
-/** Every string inside a JSON-like value, scrubbed; the shape is kept. */
-function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
-  if (typeof value === 'string') return scrub(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => scrubDeep(v, scrub)) as T;
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub)])) as T;
-  }
-  return value;
-}
-
-function lastToolName(history: ModelMessage[]): string | null {
-  const last = history.at(-1);
-  if (!last || last.role !== 'tool') return null;
-  const part = last.content.at(-1);
-  return part && 'toolName' in part ? part.toolName : null;
-}
-
-/** Whether a message of the model's calls tools (which the run then executes). */
-function hasToolCalls(message: ModelMessage): boolean {
-  return typeof message.content !== 'string' && message.content.some((part) => part.type === 'tool-call');
-}
-
-/** Whether the model has something to answer: a new user message or a tool result to continue from. */
-function needsModel(history: ModelMessage[]): boolean {
-  const last = history.at(-1);
-  if (!last) return false;
-  if (last.role === 'user') return true;
-  return last.role === 'tool' && lastToolName(history) !== 'task_complete';
-}
 
 export class AgentRun {
   private agent!: AgentRow;
@@ -163,7 +80,8 @@ export class AgentRun {
       signal,
       warm,
       emit: (item) => this.emit(item),
-      scriptContext: (sandbox) => this.scriptContext(sandbox),
+      scriptContext: async (sandbox) =>
+        scriptToolContext(this.toolScope(), sandbox, await requesterOf(this.deps.db, this.agent)),
       refreshAgent: () => this.refreshAgent(),
     });
   }
@@ -324,11 +242,7 @@ export class AgentRun {
     }
   }
 
-  private async loop(
-    model: Extract<ResolvedModel, { ok: true }>,
-    awake: boolean,
-    emptyContext: boolean,
-  ): Promise<RunEnd> {
+  private async loop(model: ReadyModel, awake: boolean, emptyContext: boolean): Promise<RunEnd> {
     const { db } = this.deps;
     const maxCalls = this.deps.maxModelCalls ?? 200;
     const context = new RunHistory(db, this.agentId);
@@ -381,7 +295,16 @@ export class AgentRun {
         return 'idle';
       }
       if (this.agent.curTokens > this.agent.summarizationLimit) {
-        await this.summarize(model, history, this.box.scrub);
+        await summarizeContext({
+          deps: this.deps,
+          agentId: this.agentId,
+          model,
+          history,
+          scrub: this.box.scrub,
+          signal: this.signal,
+          emit: this.emit,
+          charge: this.charge,
+        });
         context.invalidate();
         history = await context.current();
       }
@@ -428,7 +351,7 @@ export class AgentRun {
 
   /** One model call: its messages stored and its cost charged in one go, before any tool runs. */
   private async callModel(
-    model: Extract<ResolvedModel, { ok: true }>,
+    model: ReadyModel,
     history: ModelMessage[],
   ): Promise<StoredSpice[] | 'interrupted' | 'ended'> {
     const requester = this.requester;
@@ -462,7 +385,13 @@ export class AgentRun {
     // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
     // can carry a secret the model pieced together.
     const [first, ...more] = result.response.messages.map((message) => scrubDeep(message, scrub));
-    const { charge, stats } = this.priced(model, result.usage, started, `${model.option.label} call`);
+    const { charge, stats } = pricedCall(
+      model,
+      result.usage,
+      started,
+      `${model.option.label} call`,
+      this.chargedTo(),
+    );
     const text = result.text.trim() ? scrub(result.text) : null;
     const item: NewItem | null = text
       ? { itemType: 'message', data: { message: text, username: 'tandem', role: 'assistant' } }
@@ -486,75 +415,28 @@ export class AgentRun {
       if (recorded.ended) return 'ended';
       stored(first, recorded);
     } else {
-      await this.chargeCall(charge);
+      await chargeCall(this.deps, charge);
       if (item) await this.emit(item);
     }
     for (const message of more) stored(message, await appendSpice(this.deps.db, this.agentId, message));
     return answer;
   }
 
-  /** A call's charge (its units and the context's size) and the stats its answer is stored with. */
-  private priced(
-    model: Extract<ResolvedModel, { ok: true }>,
-    usage: Parameters<typeof toTokenUsage>[0],
-    started: number,
-    description: string,
-  ) {
-    const tokens = toTokenUsage(usage);
-    const price = priceFor(model.option);
-    return {
-      charge: {
-        installationId: this.repo.installationId,
-        agentId: this.agentId,
-        units: chargeUnits(price, tokens),
-        curTokens: tokens.inputTokens + tokens.cachedTokens + tokens.outputTokens + tokens.reasoningTokens,
-        description,
-      },
-      stats: {
-        input_tokens: tokens.inputTokens,
-        cached_tokens: tokens.cachedTokens,
-        output_tokens: tokens.outputTokens,
-        reasoning_tokens: tokens.reasoningTokens,
-        time: Math.round(performance.now() - started) / 1000,
-        cost: Math.round(providerCostCents(price, tokens) * 10_000) / 10_000,
-      },
-    };
-  }
-
-  private async chargeCall(charge: Parameters<typeof chargeAgentCall>[1]): Promise<void> {
-    const { autoFillDue } = await chargeAgentCall(this.deps.db, charge);
-    if (autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
-  }
-
-  private async charge(
-    model: Extract<ResolvedModel, { ok: true }>,
-    usage: Parameters<typeof toTokenUsage>[0],
-    started: number,
-    description: string,
-  ) {
-    const { charge, stats } = this.priced(model, usage, started, description);
-    await this.chargeCall(charge);
+  /** Charges a call made outside callModel (a summary, an auto-review) on its own statement. */
+  private charge = async (model: ReadyModel, usage: CallUsage, started: number, description: string) => {
+    const { charge, stats } = pricedCall(model, usage, started, description, this.chargedTo());
+    await chargeCall(this.deps, charge);
     return stats;
+  };
+
+  private chargedTo() {
+    return { installationId: this.repo.installationId, agentId: this.agentId };
   }
 
-  private async summarize(
-    model: Extract<ResolvedModel, { ok: true }>,
-    history: ModelMessage[],
-    scrub: Scrubber,
-  ) {
-    const started = performance.now();
-    const result = await generateText({
-      model: model.model,
-      system: `${SUMMARIZE_MARKER}\n${SUMMARY_INSTRUCTIONS}`,
-      messages: [...history, { role: 'user', content: `${SUMMARIZE_MARKER}: ${SUMMARY_INSTRUCTIONS}` }],
-      abortSignal: this.signal,
-    });
-    await this.charge(model, result.usage, started, `${model.option.label} summary`);
-    const summary = scrub(result.text);
-    await this.emit(actionItem('SummaryEvent', { summary_content: summary }));
-    await applySummary(this.deps.db, this.agentId, summary);
-    await this.deps.db.update(agents).set({ curTokens: 0 }).where(eq(agents.id, this.agentId));
-    await this.emit(actionItem('SummaryAppliedEvent', { summary: 'Earlier context was summarized' }));
+  /** What a tool call runs for: the agent and repository as this step read them. */
+  private toolScope(): ToolScope {
+    const { deps, agentId, agent, repo, signal, emit } = this;
+    return { deps, agentId, agent, repo, signal, emit };
   }
 
   private async executeTools(calls: ToolCallPart[]): Promise<'complete' | 'interrupted' | 'waiting' | null> {
@@ -563,7 +445,7 @@ export class AgentRun {
     const requester = this.requester;
     let stop: 'complete' | 'interrupted' | 'waiting' | null = null;
     for (const call of calls) {
-      const output = await this.executeTool(call, sandbox, requester);
+      const output = await executeToolCall(this.toolScope(), call, sandbox, requester);
       await appendSpice(this.deps.db, this.agentId, {
         role: 'tool',
         content: [
@@ -584,7 +466,7 @@ export class AgentRun {
           sandbox,
           signal: this.signal,
           emit: this.emit,
-          charge: (model, usage, started, description) => this.charge(model, usage, started, description),
+          charge: this.charge,
         });
       }
       if (output.stop?.kind === 'complete') stop = 'complete';
@@ -595,77 +477,5 @@ export class AgentRun {
       }
     }
     return stop;
-  }
-
-  private async executeTool(call: ToolCallPart, sandbox: WarmSandbox, requester: Requester) {
-    const definition = findTool(call.toolName, this.agent.purpose, this.agent.agentType);
-    if (!definition) return { text: `Unknown tool ${call.toolName}` };
-    const parsed = definition.input.safeParse(call.input);
-    if (!parsed.success) return { text: `Invalid input for ${call.toolName}: ${parsed.error.message}` };
-    const ctx = await this.toolContext(call.toolCallId, sandbox, requester);
-    try {
-      const outcome = await definition.execute(parsed.data, ctx);
-      return { text: sandbox.scrub(outcome.output), stop: outcome.stop, succeeded: true };
-    } catch (error) {
-      const message = sandbox.scrub(error instanceof Error ? error.message : String(error));
-      if (!(error instanceof ToolInputError))
-        this.deps.logger.warn(
-          { err: loggableError(error, sandbox.scrub), agentId: this.agentId, tool: call.toolName },
-          'tool failed',
-        );
-      return { text: `Error: ${message}` };
-    }
-  }
-
-  /** A tool context for a repository script started outside the model's tool calls. */
-  private scriptContext = async (sandbox: WarmSandbox) =>
-    this.toolContext(`script:${randomUUID()}`, sandbox, await requesterOf(this.deps.db, this.agent));
-
-  /** What a tool (or a repository script started for the user) runs with. */
-  private async toolContext(
-    toolCallId: string,
-    sandbox: WarmSandbox,
-    requester: Requester,
-  ): Promise<ToolContext> {
-    const { db } = this.deps;
-    return {
-      db,
-      supervision: this.deps.supervision,
-      agent: this.agent,
-      repo: this.repo,
-      workspace: sandbox.workspace,
-      session: { shells: sandbox.shells, signal: this.signal },
-      github: this.deps.codeHost.installationOctokit(this.repo.installationId),
-      gitAuth: { token: await this.deps.codeHost.installationToken(this.repo.installationId) },
-      scrub: sandbox.scrub,
-      env: sandbox.env,
-      sandboxKind: this.deps.sandbox.kind,
-      network: this.deps.sandbox.network,
-      agentNetwork: sandbox.network,
-      toolCallId,
-      requester,
-      // Whatever a tool shows in the feed (commit messages, titles, summaries) is scrubbed here once
-      // more, so a tool that forgets to scrub a field cannot leak through it.
-      // Shell output is the exception: it is scrubbed as a stream, and a piece scrubbed again alone
-      // could differ at its edges from what the model was given.
-      emit: (item) =>
-        this.emit(
-          item.itemType === 'shell_message' ? item : { ...item, data: scrubDeep(item.data, sandbox.scrub) },
-        ),
-      trackPorts: (shell, ports) => sandbox.ports.update(shell, ports),
-      once: async (key, effect) => {
-        const [done] = await db
-          .select({ result: agentSideEffects.result })
-          .from(agentSideEffects)
-          .where(and(eq(agentSideEffects.agentId, this.agentId), eq(agentSideEffects.key, key)));
-        if (done) return done.result as never;
-        const result = await effect();
-        await db
-          .insert(agentSideEffects)
-          .values({ agentId: this.agentId, key, result })
-          .onConflictDoNothing();
-        return result;
-      },
-    };
   }
 }

@@ -6,7 +6,7 @@ import type { SealedSecret } from './agent-row.js';
 import type { NewItem } from './items.js';
 import { promptFactsWithoutClone, type PromptFacts } from './prompt-facts.js';
 import { readRepoInstructions } from './repo-instructions.js';
-import type { RuntimeDeps } from './run-agent.js';
+import type { RuntimeDeps } from './runtime-deps.js';
 import { startAutoScripts, startRequestedScripts } from './start-scripts.js';
 import type { AgentRow, RepoInfo, ToolContext } from './tools/index.js';
 import {

@@ -2,7 +2,7 @@ import { agents, conversationItems } from '@tandem/db';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '@tandem/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeDeps } from './run-agent.js';
+import type { RuntimeDeps } from './runtime-deps.js';
 import { EmbeddedRunner } from './runner.js';
 import { insertTestAgents } from './test-support.js';
 

@@ -1,6 +1,7 @@
 import { agents } from '@tandem/db';
 import { and, eq, inArray } from 'drizzle-orm';
-import { AgentRun, SHUTDOWN, USER_INTERRUPT, type RuntimeDeps } from './run-agent.js';
+import { AgentRun, SHUTDOWN, USER_INTERRUPT } from './run-agent.js';
+import type { RuntimeDeps } from './runtime-deps.js';
 import { clearInterruptIfIdle, clearStaleInterrupt } from './asleep.js';
 import { endOrphanedShells } from './ended-shells.js';
 import { cancelWait, waitingAgents } from './wait.js';

@@ -1,5 +1,5 @@
 import { WarmPool } from '../sandbox/index.js';
-import type { RuntimeLogger } from './run-agent.js';
+import type { RuntimeLogger } from './runtime-deps.js';
 import { disposeSandbox, WARM_MAX, WARM_TTL_MS, type WarmSandbox } from './warm-sandbox.js';
 
 /**

@@ -17,7 +17,7 @@ import { endOrphanedShells } from './ended-shells.js';
 import { recordScriptLog } from './script-logs.js';
 import type { NewItem } from './items.js';
 import { PortTracker } from './ports.js';
-import type { RuntimeDeps } from './run-agent.js';
+import type { RuntimeDeps } from './runtime-deps.js';
 import type { AgentRow, RepoInfo } from './tools/types.js';
 
 export const SETUP_SCRIPT = '.tandem/setup.sh';
