@@ -126,4 +126,10 @@ const info: AgentTargetInfo = {
   codeHostPort: Number(new URL(local.url).port),
 };
 process.send?.(info);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));
+// On a signal the server stops as `main.ts` stops it: its runner ends the warm sandboxes, and with
+// them their network holders' private directories, which an exit alone left behind in the temp
+// directory (some 100 empty tandem-net-* directories per bench run).
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    void running.close().finally(() => process.exit(0));
+  });
