@@ -80,15 +80,23 @@ async function createAgent(api: Api, body: string): Promise<string> {
 }
 
 /**
- * Each agent's median latency from a message to its model request, over 7 messages taken in turns
- * (one agent, then the next) after one unmeasured round. In turns, so that what the server warms up
- * meanwhile and the machine's drift fall on every agent alike: measured one agent after the other,
- * the first messages after a change of phase read 18-39 ms against 10-20 for the rest, and the
- * 50k-item figure read 1.09x and 1.27x in two runs an hour apart.
+ * Messages per agent in the warm figures. 7 gave medians of some 10 ms whose ratio read 0.72, 0.91,
+ * 0.87, 1.04 and 1.25 in five runs in one evening (2026-12-02), below 1 as often as above: single
+ * messages move by several milliseconds with whatever else the machine runs. Three times as many
+ * narrow a median's spread by about √3, for some seconds more.
+ */
+const WARM_MESSAGES = 21;
+
+/**
+ * Each agent's median latency from a message to its model request, over WARM_MESSAGES messages
+ * taken in turns (one agent, then the next) after one unmeasured round. In turns, so that what the
+ * server warms up meanwhile and the machine's drift fall on every agent alike: measured one agent
+ * after the other, the first messages after a change of phase read 18-39 ms against 10-20 for the
+ * rest, and the 50k-item figure read 1.09x and 1.27x in two runs an hour apart.
  */
 async function warmLatencies(api: Api, model: FakeModel, agentIds: string[]): Promise<number[]> {
   const samples: number[][] = agentIds.map(() => []);
-  for (let i = -1; i < 7; i++) {
+  for (let i = -1; i < WARM_MESSAGES; i++) {
     for (const [n, agentId] of agentIds.entries()) {
       await allIdle(api);
       const arrived = model.next();
