@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { agents, prepared } from '@tandem/db';
 import { LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
-import { generateText, type ModelMessage, type ToolCallPart } from 'ai';
+import type { ModelMessage, ToolCallPart } from 'ai';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { resolveModel } from '../model/index.js';
 import { autoReview } from './auto-review.js';
 import { chargeCall, pricedCall, type CallUsage, type ReadyModel } from './call-charge.js';
+import { callModel } from './call-model.js';
 import {
   appendSpice,
   pendingToolCalls,
@@ -15,17 +15,15 @@ import {
   type UnfedMessage,
 } from './history.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
-import { recordAnswer } from './answer-record.js';
 import { beginWait, endWait } from './wait.js';
 import { clearStaleInterrupt, FAILED_STATUS, isAsleep, isoNow, stoppedByAdmin } from './asleep.js';
-import { hasToolCalls, needsModel, scrubDeep } from './message-shape.js';
+import { needsModel } from './message-shape.js';
 import { RunSandbox, type RunnerSandboxes } from './run-sandbox.js';
 import type { RuntimeDeps } from './runtime-deps.js';
 import { loggableError } from './loggable-error.js';
-import { systemPrompt } from './prompt.js';
 import { summarizeContext } from './summarize.js';
 import { executeToolCall, scriptToolContext, type ToolScope } from './tool-call.js';
-import { REVIEW_PURPOSE, toolSet, type AgentRow, type SubAgentOutcome } from './tools/index.js';
+import type { AgentRow, SubAgentOutcome } from './tools/index.js';
 import {
   openAwakeAgent,
   readRunRow,
@@ -349,7 +347,7 @@ export class AgentRun {
     return added;
   }
 
-  /** One model call: its messages stored and its cost charged in one go, before any tool runs. */
+  /** One model call (call-model.ts), with the step's agent, requester and the prompt's facts. */
   private async callModel(
     model: ReadyModel,
     history: ModelMessage[],
@@ -357,69 +355,9 @@ export class AgentRun {
     const requester = this.requester;
     const facts = await this.box.promptFacts();
     if (!facts) return 'interrupted';
-    const started = performance.now();
-    let result;
-    try {
-      result = await generateText({
-        model: model.model,
-        system: systemPrompt({
-          repo: this.repo,
-          branch: facts.branch,
-          baseBranch: facts.baseBranch,
-          autoCreatePr: requester.autoCreatePr,
-          instructions: facts.instructions,
-          reviewer: this.agent.purpose === REVIEW_PURPOSE,
-          supervisor: this.agent.agentType === 'supervisor',
-        }),
-        messages: history,
-        tools: toolSet(this.agent.purpose, this.agent.agentType),
-        providerOptions: model.providerOptions,
-        abortSignal: this.signal,
-        maxRetries: 2,
-      });
-    } catch (error) {
-      if (this.signal.aborted) return 'interrupted';
-      throw error;
-    }
-    const scrub = this.box.scrub;
-    // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
-    // can carry a secret the model pieced together.
-    const [first, ...more] = result.response.messages.map((message) => scrubDeep(message, scrub));
-    const { charge, stats } = pricedCall(
-      model,
-      result.usage,
-      started,
-      `${model.option.label} call`,
-      this.chargedTo(),
-    );
-    const text = result.text.trim() ? scrub(result.text) : null;
-    const item: NewItem | null = text
-      ? { itemType: 'message', data: { message: text, username: 'tandem', role: 'assistant' } }
-      : null;
-    const answer: StoredSpice[] = [];
-    // As a read would give it back: the stored JSON, not the object it was made from.
-    const stored = (message: ModelMessage, { timestamp, json }: { timestamp: string; json: string }) =>
-      answer.push({ message: { role: message.role, content: JSON.parse(json) } as ModelMessage, timestamp });
-    if (first) {
-      // The charge, the answer's message and its feed item in one statement (answer-record.ts).
-      // An answer that asks for nothing more may end the run in the same statement.
-      const final = !more.length && !hasToolCalls(first) && !this.signal.aborted;
-      const recorded = await recordAnswer(this.deps.db, {
-        charge,
-        message: first,
-        stats,
-        item: item && { ...item, actionUuid: randomUUID() },
-        mayEnd: final && this.mayEndAtAnswer,
-      });
-      if (recorded.autoFillDue) this.deps.afterCharge?.(this.repo.installationId);
-      if (recorded.ended) return 'ended';
-      stored(first, recorded);
-    } else {
-      await chargeCall(this.deps, charge);
-      if (item) await this.emit(item);
-    }
-    for (const message of more) stored(message, await appendSpice(this.deps.db, this.agentId, message));
-    return answer;
+    const { deps, agentId, agent, repo, signal, emit } = this;
+    const scope = { deps, agentId, agent, repo, requester, facts, signal, emit };
+    return callModel({ ...scope, scrub: this.box.scrub, mayEnd: this.mayEndAtAnswer }, model, history);
   }
 
   /** Charges a call made outside callModel (a summary, an auto-review) on its own statement. */
@@ -457,7 +395,7 @@ export class AgentRun {
           },
         ],
       });
-      if (call.toolName === 'commit_and_push' && 'succeeded' in output) {
+      if (call.toolName === 'commit_and_push' && output.succeeded) {
         await autoReview({
           deps: this.deps,
           agentId: this.agentId,
