@@ -19,6 +19,7 @@ import { apiOf, type Api } from './api.js';
 import type { Figure } from './report.js';
 import { IDLE_MS, idleRssMb } from './idle-rss.js';
 import { rssMb, startTarget, type RunningTarget } from './servers.js';
+import { SOAK_BATCHES, soakFigure } from './soak.js';
 import { spawnBlockingMs } from './spawn-cost.js';
 import { median } from './median.js';
 
@@ -311,6 +312,22 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
       goal: 'measured',
       ok: true,
     });
+    // Leaks show over many batches, where two batches' RSS hides them in the allocator's noise.
+    if (SOAK_BATCHES > 0)
+      figures.push(
+        await soakFigure({
+          target: many,
+          api,
+          model,
+          agents: options.agents,
+          batches: SOAK_BATCHES,
+          heapAfterFirst: heapAfter,
+          agentsBefore: 2 * options.agents,
+          batch: agentsAtOnce,
+          settle: () => settle(many!),
+          retainedHeapMb: () => retainedHeapMb(many!),
+        }),
+      );
   } finally {
     await many?.stop();
     await model.close();
