@@ -6,35 +6,32 @@
  * leaves behind accumulates. RSS after each batch, read straight after it settled (no idling), is
  * shown beside it: it holds V8's and the allocator's high-water pages, so it is not judged.
  */
-import type { Api } from './api.js';
 import type { Figure } from './report.js';
 import { rssMb, type RunningTarget } from './servers.js';
-import type { FakeModel } from './steps.js';
 
 /** Batches the soak runs after the judged two (BENCH_SOAK_BATCHES; 0 leaves the figure out). */
 export const SOAK_BATCHES = Number(process.env.BENCH_SOAK_BATCHES ?? 10);
 
 export async function soakFigure(options: {
   target: RunningTarget;
-  api: Api;
-  model: FakeModel;
+  /** Agents per batch, and the batches to run. */
   agents: number;
   batches: number;
   /** The heap kept after a full GC once the first batch settled (MB), and the agents so far. */
   heapAfterFirst: number;
   agentsBefore: number;
-  /** One batch of agents at once (steps.ts agentsAtOnce). */
-  batch: (api: Api, model: FakeModel, count: number) => Promise<{ elapsed: number; failed: number }>;
+  /** One batch of `agents` agents at once (steps.ts agentsAtOnce), and how many failed. */
+  batch: () => Promise<{ failed: number }>;
   settle: () => Promise<void>;
   retainedHeapMb: () => Promise<number>;
 }): Promise<Figure> {
-  const { target, api, model, agents, batches } = options;
+  const { target, agents, batches } = options;
   const heaps: number[] = [];
   const rss: number[] = [];
   let failed = 0;
   const started = performance.now();
   for (let i = 0; i < batches; i++) {
-    failed += (await options.batch(api, model, agents)).failed;
+    failed += (await options.batch()).failed;
     await options.settle();
     heaps.push(await options.retainedHeapMb());
     rss.push((await rssMb(target.pid)) ?? 0);

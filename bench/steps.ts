@@ -317,13 +317,11 @@ export async function agentFigures(options: { agents: number }): Promise<Figure[
       figures.push(
         await soakFigure({
           target: many,
-          api,
-          model,
           agents: options.agents,
           batches: SOAK_BATCHES,
           heapAfterFirst: heapAfter,
           agentsBefore: 2 * options.agents,
-          batch: agentsAtOnce,
+          batch: () => agentsAtOnce(api, model, options.agents),
           settle: () => settle(many!),
           retainedHeapMb: () => retainedHeapMb(many!),
         }),

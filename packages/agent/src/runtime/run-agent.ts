@@ -356,8 +356,13 @@ export class AgentRun {
     const facts = await this.box.promptFacts();
     if (!facts) return 'interrupted';
     const { deps, agentId, agent, repo, signal, emit } = this;
-    const scope = { deps, agentId, agent, repo, requester, facts, signal, emit };
-    return callModel({ ...scope, scrub: this.box.scrub, mayEnd: this.mayEndAtAnswer }, model, history);
+    const { scrub } = this.box;
+    const mayEnd = this.mayEndAtAnswer;
+    return callModel(
+      { deps, agentId, agent, repo, requester, facts, scrub, signal, emit, mayEnd },
+      model,
+      history,
+    );
   }
 
   /** Charges a call made outside callModel (a summary, an auto-review) on its own statement. */
