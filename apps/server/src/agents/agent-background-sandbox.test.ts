@@ -7,12 +7,13 @@ import { git, prepareSandbox, workspaceLockPath, type EmbeddedRunner } from '@ta
 import {
   backgroundPrepares,
   backgroundQuiet,
+  forgetTakenBranches,
   startChatCompletionsServer,
   type ChatCompletionsRequest,
   type ChatCompletionsServer,
   type FakeChatResponse,
 } from '@tandem/agent/testing';
-import { agents } from '@tandem/db';
+import { agents, creditTransactions, repositories, spiceMessages } from '@tandem/db';
 import { createAgentResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -29,9 +30,10 @@ describe('an agent whose sandbox is prepared in the background', () => {
   let llm: ChatCompletionsServer;
   let app: TestApp;
   let ada: TestUser;
-  let answer: (request: ChatCompletionsRequest, index: number) => FakeChatResponse = () => ({
-    content: 'Done.',
-  });
+  let answer: (
+    request: ChatCompletionsRequest,
+    index: number,
+  ) => FakeChatResponse | Promise<FakeChatResponse> = () => ({ content: 'Done.' });
   /** How the next preparations go: held until `release()`, then real, or failing. */
   let mode: 'real' | 'fail' = 'real';
   let gate: Promise<void> = Promise.resolve();
@@ -140,29 +142,64 @@ describe('an agent whose sandbox is prepared in the background', () => {
         : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Ran.' } }] };
   };
   const feed = (agentId: string) => feedOf(app, ada.token, agentId);
+  /** Makes `name` a branch of acme/webapp on the code host: someone else's, at main. */
+  const pushBranch = async (name: string) => {
+    const auth = { token: await app.codeHost!.issueInstallationToken(1000) };
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-branch-'));
+    try {
+      const clone = ['clone', '--quiet', `${app.codeHost!.url}/acme/webapp.git`, 'repo'];
+      expect((await git(dir, clone, { auth })).exitCode).toBe(0);
+      const push = ['push', '--quiet', 'origin', `HEAD:refs/heads/${name}`];
+      expect((await git(join(dir, 'repo'), push, { auth })).exitCode).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
   const status = async (agentId: string) =>
     (await app.database.db.select({ status: agents.status }).from(agents).where(eq(agents.id, agentId)))[0]!
       .status;
   const systemOf = (request: unknown) =>
     ((request as ChatCompletionsRequest).messages[0] as { role: string; content: string }).content;
 
+  /** The model messages and ledger rows stored for the agent (what a dropped answer must not add). */
+  const storedFor = async (agentId: string) => ({
+    spice: JSON.stringify(
+      await app.database.db.select().from(spiceMessages).where(eq(spiceMessages.agentId, agentId)),
+    ),
+    charges: (
+      await app.database.db.select().from(creditTransactions).where(eq(creditTransactions.agentId, agentId))
+    ).length,
+  });
+  const hasToolResult = (request: ChatCompletionsRequest) =>
+    request.messages.some((m) => (m as { role: string }).role === 'tool');
+
   it('asks the model before the clone is ready, with the prompt the clone gives; a tool waits for it', async () => {
     mode = 'real';
     hold();
     const before = llm.requests.length;
-    answer = (_request, index) =>
-      index === before
-        ? {
-            content: 'Reading the instructions.',
-            tool_calls: [{ name: 'run_command', arguments: { command: 'cat .tandem/README.md' } }],
-          }
-        : { content: 'Done.', tool_calls: [{ name: 'task_complete', arguments: { summary: 'Read them.' } }] };
+    // tandem-1 is someone else's. The first request goes out before the branch check and names
+    // the agent's first free name as its guess; the check finds it taken, and that answer is dropped.
+    answer = (request) =>
+      systemOf(request).includes('on the branch tandem-1,')
+        ? { content: 'An answer to a wrong guess.' }
+        : hasToolResult(request)
+          ? {
+              content: 'Done.',
+              tool_calls: [{ name: 'task_complete', arguments: { summary: 'Read them.' } }],
+            }
+          : {
+              content: 'Reading the instructions.',
+              tool_calls: [{ name: 'run_command', arguments: { command: 'cat .tandem/README.md' } }],
+            };
     const agentId = await create('Read the instructions');
 
-    await until('the first model request', async () => (llm.requests.length > before ? true : undefined));
+    await until('the model asked again', async () => (llm.requests.length > before + 1 ? true : undefined));
     expect(prepared).toBe(0);
-    const first = systemOf(llm.requests[before]);
-    // The branch the clone will take (tandem-1 is someone else's), and main's instructions.
+    expect(systemOf(llm.requests[before])).toContain(
+      'Your checkout is on the branch tandem-1, made from main.',
+    );
+    const first = systemOf(llm.requests[before + 1]);
+    // The branch the clone will take, and main's instructions.
     expect(first).toContain('Your checkout is on the branch tandem-1-2, made from main.');
     expect(first).toContain(`<repository-instructions>\n${INSTRUCTIONS}\n</repository-instructions>`);
 
@@ -184,10 +221,15 @@ describe('an agent whose sandbox is prepared in the background', () => {
     const items = await feed(agentId);
     expect(JSON.stringify(items.filter((i) => i.item_type === 'shell_message'))).toContain(INSTRUCTIONS);
     // The second call's branches come from the workspace: the same prompt, word for word.
-    expect(llm.requests.length).toBe(before + 2);
-    expect(systemOf(llm.requests[before + 1])).toBe(first);
+    expect(llm.requests.length).toBe(before + 3);
+    expect(systemOf(llm.requests[before + 2])).toBe(first);
     const [row] = await app.database.db.select().from(agents).where(eq(agents.id, agentId));
     expect(row!.branch).toBe('tandem-1-2');
+    // The wrong guess's answer is nowhere: not in the feed, the model's context or the ledger.
+    expect(JSON.stringify(items)).not.toContain('wrong guess');
+    const stored = await storedFor(agentId);
+    expect(stored.spice).not.toContain('wrong guess');
+    expect(stored.charges).toBe(2);
   });
 
   it('ends a run that needed no tool without waiting, and keeps the sandbox warm for the next', async () => {
@@ -351,5 +393,44 @@ describe('an agent whose sandbox is prepared in the background', () => {
       busy.mockRestore();
       for (const agentId of agentIds) await runner().idle(agentId);
     }
+  });
+
+  it('aborts a guessed request as soon as the check finds the branch taken, and guesses no more there', async () => {
+    mode = 'real';
+    release();
+    forgetTakenBranches();
+    // The next agent's name, taken on the code host before it is created.
+    const [repo] = await app.database.db
+      .select({ last: repositories.lastAgentNumber })
+      .from(repositories)
+      .where(eq(repositories.fullName, 'acme/webapp'));
+    const guessed = `tandem-${repo!.last + 1}`;
+    await pushBranch(guessed);
+    const before = llm.requests.length;
+    // An answer to the guess would take until the test ends; the others come at once.
+    let wake!: () => void;
+    const late = new Promise<void>((resolve) => (wake = resolve));
+    answer = async (request) => {
+      if (systemOf(request).includes(`on the branch ${guessed},`)) await late;
+      return { content: 'Hello there.' };
+    };
+    const started = Date.now();
+    const agentId = await create('Just say hello');
+    await runner().idle(agentId);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(llm.requests.length).toBe(before + 2);
+    expect(systemOf(llm.requests[before + 1])).toContain(`on the branch ${guessed}-2,`);
+    expect((await storedFor(agentId)).charges).toBe(1);
+    wake();
+
+    // The repository had a collision: the next agent there asks first, and its one request is right.
+    const next = `tandem-${repo!.last + 2}`;
+    await pushBranch(next);
+    const again = llm.requests.length;
+    answer = () => ({ content: 'Hello again.' });
+    const second = await create('Just say hello again');
+    await runner().idle(second);
+    expect(llm.requests.length).toBe(again + 1);
+    expect(systemOf(llm.requests[again])).toContain(`on the branch ${next}-2,`);
   });
 });

@@ -36,3 +36,16 @@ export const backgroundPrepares = new Limiter(Math.max(2, availableParallelism()
  * longest wait was no better (docs/decisions.md).
  */
 export const backgroundQuiet = new QuietGate({ busyAbove: 0.5, windowMs: 50, maxWaitMs: 5000 });
+
+/**
+ * A new agent's branch check, when its first prompt assumed the branch (prompt-facts.ts), waits for
+ * a quiet event loop too, so that a burst of agents' starts sends every model request before the
+ * checks: each is a code-host request, and all of them pass in the first quiet window, since none
+ * starts processes. At most 5 s, and not at all once the model has answered.
+ */
+export const confirmationQuiet = new QuietGate({
+  busyAbove: 0.5,
+  windowMs: 50,
+  maxWaitMs: 5000,
+  perWindow: Infinity,
+});

@@ -7,7 +7,7 @@ import { chargeCall, pricedCall, type ReadyModel } from './call-charge.js';
 import { appendSpice, type StoredSpice } from './history.js';
 import type { NewItem } from './items.js';
 import { hasToolCalls, scrubDeep } from './message-shape.js';
-import type { PromptFacts } from './prompt-facts.js';
+import type { FactsConfirmation, PromptFacts } from './prompt-facts.js';
 import { systemPrompt } from './prompt.js';
 import type { RuntimeDeps } from './runtime-deps.js';
 import { REVIEW_PURPOSE, toolSet, type AgentRow } from './tools/index.js';
@@ -21,6 +21,8 @@ export interface ModelCallScope {
   requester: Requester;
   /** The branches and instructions the system prompt names (prompt-facts.ts). */
   facts: PromptFacts;
+  /** Set when `facts` were assumed: the answer is used only once they are confirmed. */
+  confirmation?: FactsConfirmation;
   scrub: Scrubber;
   signal: AbortSignal;
   emit: (item: NewItem) => Promise<unknown>;
@@ -29,17 +31,36 @@ export interface ModelCallScope {
 }
 
 /**
+ * The model call's answer stands once the facts its prompt assumed are confirmed: 'stale' when they
+ * were not (the run asks again with the real ones), 'interrupted' when the run stopped first. A
+ * check that failed (only the clone could say, and preparing it failed) throws: the run's error.
+ */
+async function confirmedOutcome(confirmation: FactsConfirmation): Promise<'stale' | 'interrupted' | null> {
+  confirmation.hurry();
+  const confirmed = await confirmation.confirmed;
+  return confirmed === null ? 'interrupted' : confirmed ? null : 'stale';
+}
+
+/**
  * One model call: its messages stored and its cost charged in one go, before any tool runs. The
  * answer's messages come back as a read of the history would give them; 'ended' when the answer's
- * statement also set the agent idle (recordAnswer), 'interrupted' when the run was aborted.
+ * statement also set the agent idle (recordAnswer), 'interrupted' when the run was aborted, 'stale'
+ * when the facts its prompt assumed turned out wrong (nothing is stored or charged: the request
+ * was Tandem's guess, and it is aborted as soon as the check says so).
  */
 export async function callModel(
   scope: ModelCallScope,
   model: ReadyModel,
   history: ModelMessage[],
-): Promise<StoredSpice[] | 'interrupted' | 'ended'> {
-  const { deps, agentId, agent, repo, requester, facts, scrub, signal } = scope;
+): Promise<StoredSpice[] | 'interrupted' | 'ended' | 'stale'> {
+  const { deps, agentId, agent, repo, requester, facts, scrub, signal, confirmation } = scope;
   const started = performance.now();
+  const guess = confirmation && new AbortController();
+  if (guess)
+    confirmation.confirmed.then(
+      (confirmed) => confirmed === false && guess.abort(),
+      () => guess.abort(),
+    );
   let result;
   try {
     result = await generateText({
@@ -56,13 +77,22 @@ export async function callModel(
       messages: history,
       tools: toolSet(agent.purpose, agent.agentType),
       providerOptions: model.providerOptions,
-      abortSignal: signal,
+      abortSignal: guess ? AbortSignal.any([signal, guess.signal]) : signal,
       maxRetries: 2,
     });
   } catch (error) {
     if (signal.aborted) return 'interrupted';
-    throw error;
+    if (!guess?.signal.aborted) throw error;
+    // Aborted because the check found the guess wrong: its outcome says so (or throws its error).
+    result = null;
   }
+  if (confirmation) {
+    const outcome = await confirmedOutcome(confirmation);
+    if (outcome === 'stale')
+      deps.logger.info({ agentId }, 'model call asked again: its prompt named a branch that was taken');
+    if (outcome) return outcome;
+  }
+  if (!result) return 'stale';
   // What the model writes is stored (and sent back to it) scrubbed too: a tool call's arguments
   // can carry a secret the model pieced together.
   const [first, ...more] = result.response.messages.map((message) => scrubDeep(message, scrub));

@@ -45,6 +45,25 @@ describe('QuietGate', () => {
     expect(gate.waiting).toBe(0);
   });
 
+  it('lets every waiter through in the first quiet window when perWindow allows it', async () => {
+    const loop = fakeLoop();
+    const gate = new QuietGate({
+      busyAbove: 0.5,
+      windowMs: 50,
+      maxWaitMs: 1000,
+      perWindow: Infinity,
+      utilization: loop.utilization,
+    });
+    const passed: number[] = [];
+    for (const n of [1, 2, 3]) void gate.wait().then(() => passed.push(n));
+    await loop.window(0.9);
+    expect(passed).toEqual([]);
+    await loop.window(0.3);
+    expect(passed).toEqual([1, 2, 3]);
+    expect(gate.waiting).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('lets a hurried waiter through at once, however busy the loop', async () => {
     const loop = fakeLoop();
     const gate = gateWith(loop.utilization);

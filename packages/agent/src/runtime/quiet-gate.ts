@@ -7,6 +7,12 @@ export interface QuietGateOptions {
   windowMs: number;
   /** The longest anyone waits: speculative work still gets done on a server that is never quiet. */
   maxWaitMs: number;
+  /**
+   * How many waiters pass per quiet window (default 1: what a waiter starts is load of its own,
+   * which the next window should see). Infinity lets everyone waiting through at once, for light
+   * work that only has to stay out of the way of a burst.
+   */
+  perWindow?: number;
   /** The event loop's utilisation so far (performance.eventLoopUtilization; replaced in tests). */
   utilization?: (since?: EventLoopUtilization) => EventLoopUtilization;
 }
@@ -22,7 +28,8 @@ interface Waiter {
  * once finished about a second sooner with every clone held until all runs had ended, and about
  * 0.7 s sooner with this gate (measured in bench/steps.ts, docs/decisions.md). One waiter passes
  * per window of the event loop that was mostly idle, oldest first; any passes at once when
- * hurried (a tool needs the sandbox now), and after `maxWaitMs`.
+ * hurried (a tool needs the sandbox now), and after `maxWaitMs`; or every waiter per quiet window
+ * (`perWindow`).
  *
  * The event loop is only watched while someone waits: an idle server sets no timer.
  */
@@ -77,7 +84,11 @@ export class QuietGate {
     const window = this.utilization(this.last);
     this.last = now;
     if (window.utilization > this.options.busyAbove) return;
-    // One at a time: what it starts is load of its own, which the next window sees.
-    this.waiters.values().next().value?.release();
+    // Oldest first; by default one at a time, so the next window sees what it started.
+    let passes = this.options.perWindow ?? 1;
+    for (const waiter of [...this.waiters]) {
+      if (passes-- <= 0) break;
+      waiter.release();
+    }
   }
 }

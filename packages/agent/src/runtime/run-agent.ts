@@ -306,8 +306,10 @@ export class AgentRun {
         context.invalidate();
         history = await context.current();
       }
-      calls += 1;
       const answer = await this.callModel(model, history);
+      // Asked again with the real branch: the guessed call is not counted (or stored, or charged).
+      if (answer === 'stale') continue;
+      calls += 1;
       if (answer === 'interrupted') return 'interrupted';
       if (answer === 'ended') {
         this.endedAtAnswer = true;
@@ -351,15 +353,17 @@ export class AgentRun {
   private async callModel(
     model: ReadyModel,
     history: ModelMessage[],
-  ): Promise<StoredSpice[] | 'interrupted' | 'ended'> {
+  ): Promise<StoredSpice[] | 'interrupted' | 'ended' | 'stale'> {
     const requester = this.requester;
     const facts = await this.box.promptFacts();
     if (!facts) return 'interrupted';
+    // Facts assumed for a new agent's first prompt are checked while the model works.
+    const confirmation = this.box.confirmation();
     const { deps, agentId, agent, repo, signal, emit } = this;
     const { scrub } = this.box;
     const mayEnd = this.mayEndAtAnswer;
     return callModel(
-      { deps, agentId, agent, repo, requester, facts, scrub, signal, emit, mayEnd },
+      { deps, agentId, agent, repo, requester, facts, confirmation, scrub, signal, emit, mayEnd },
       model,
       history,
     );

@@ -1,10 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScrubber, type Scrubber } from '../sandbox/index.js';
-import { backgroundPrepares, backgroundQuiet } from './background-limit.js';
+import { backgroundPrepares, backgroundQuiet, confirmationQuiet } from './background-limit.js';
 import type { SealedSecret } from './agent-row.js';
 import type { NewItem } from './items.js';
-import { promptFactsWithoutClone, type PromptFacts } from './prompt-facts.js';
+import {
+  askPromptFacts,
+  type AssumedFacts,
+  type FactsConfirmation,
+  type PromptFacts,
+} from './prompt-facts.js';
+import type { QuietGate } from './quiet-gate.js';
 import { readRepoInstructions } from './repo-instructions.js';
 import type { RuntimeDeps } from './runtime-deps.js';
 import { startAutoScripts, startRequestedScripts } from './start-scripts.js';
@@ -65,17 +71,21 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
 }
 
 /**
- * Waits for a quiet server before a background preparation (background-limit.ts), or less: when
- * hurried, or when the run or the runner stops (the preparation then fails at once, as before).
+ * Waits for a quiet server before background work (background-limit.ts), or less: when hurried,
+ * or when the run or the runner stops (a preparation then fails at once, as before).
  */
-async function untilQuiet(hurried: Promise<void>, stops: (AbortSignal | undefined)[]): Promise<void> {
+async function untilQuiet(
+  gate: QuietGate,
+  hurried: Promise<void>,
+  stops: (AbortSignal | undefined)[],
+): Promise<void> {
   let stopped!: () => void;
   const onStop = new Promise<void>((resolve) => (stopped = resolve));
   const signals = stops.filter((signal): signal is AbortSignal => signal !== undefined);
   if (signals.some((signal) => signal.aborted)) return;
   for (const signal of signals) signal.addEventListener('abort', stopped, { once: true });
   try {
-    await backgroundQuiet.wait(Promise.race([hurried, onStop]));
+    await gate.wait(Promise.race([hurried, onStop]));
   } finally {
     for (const signal of signals) signal.removeEventListener('abort', stopped);
   }
@@ -101,6 +111,8 @@ export class RunSandbox {
    * of the code host while a fresh clone is made (prompt-facts.ts), else read from the clone.
    */
   private facts: Promise<PromptFacts | null> | undefined;
+  /** Facts the prompt assumed and no model call has had confirmed yet (prompt-facts.ts). */
+  private assumed: AssumedFacts | undefined;
   /** Lets a preparation held back for a quiet server start at once (a tool needs it now). */
   private hurry: () => void = () => undefined;
 
@@ -143,13 +155,13 @@ export class RunSandbox {
     // competes with them for the code host (measured: 30 ms alone, 300 ms beside a clone here).
     // Neither the clone nor the model request waits for the other after that.
     const octokit = this.run.deps.codeHost.installationOctokit(repo.installationId);
-    const asked = promptFactsWithoutClone(this.run.deps.db, octokit, agent, repo);
+    const asked = askPromptFacts(this.run.deps.db, octokit, agent, repo);
     const hurried = new Promise<void>((resolve) => (this.hurry = resolve));
     this.startPreparing(
       asked
         // It waits for a quiet server before taking a turn, unless a tool needs it now: a held
         // preparation must not keep a turn idle that a hurried one queues for.
-        .then(() => untilQuiet(hurried, [this.run.signal, this.run.warm.closed]))
+        .then(() => untilQuiet(backgroundQuiet, hurried, [this.run.signal, this.run.warm.closed]))
         .then(() =>
           backgroundPrepares.run(async () => {
             // Queued behind other agents' clones while this run was stopped, or the runner was.
@@ -159,7 +171,10 @@ export class RunSandbox {
           }),
         ),
     );
-    this.facts = asked.then(async (facts) => facts ?? this.factsFromSandbox());
+    this.facts = asked.then(async (answer) => {
+      this.assumed = answer?.assumed;
+      return answer?.facts ?? this.factsFromSandbox();
+    });
     // Rejects only when the model call needed the clone and preparing it failed: reported there.
     this.facts.catch(() => undefined);
   }
@@ -221,6 +236,38 @@ export class RunSandbox {
     const workspace = (this.sandbox ?? this.prepared)?.workspace;
     if (!facts || !workspace) return facts;
     return { ...facts, branch: workspace.branch, baseBranch: workspace.baseBranch };
+  }
+
+  /**
+   * The check of the facts the last promptFacts() gave, when they were assumed (undefined when
+   * they were not, or a call already had them checked): it waits for a quiet server, so that many
+   * agents starting together send their model requests first, unless hurried. A workspace ready
+   * meanwhile is the truth; else the code host's API; else, when that cannot say, the clone.
+   */
+  confirmation(): FactsConfirmation | undefined {
+    const assumed = this.assumed;
+    if (!assumed) return undefined;
+    this.assumed = undefined;
+    let hurry!: () => void;
+    const hurried = new Promise<void>((resolve) => (hurry = resolve));
+    const check = async (): Promise<boolean | null> => {
+      await untilQuiet(confirmationQuiet, hurried, [this.run.signal, this.run.warm.closed]);
+      if (this.run.signal.aborted) return null;
+      const workspace = (this.sandbox ?? this.prepared)?.workspace;
+      const actual = workspace
+        ? { ...assumed.facts, branch: workspace.branch }
+        : ((await assumed.confirm()) ?? (await this.factsFromSandbox()));
+      if (!actual) return null;
+      if (actual.branch === assumed.facts.branch) return true;
+      assumed.refuted();
+      this.facts = Promise.resolve(actual);
+      return false;
+    };
+    // A stop must not wait for the code host's answer (it is not aborted with the run).
+    const confirmed = unlessAborted(check(), this.run.signal);
+    // Awaited by the model call, which may have ended first (an error, a stop).
+    confirmed.catch(() => undefined);
+    return { confirmed, hurry };
   }
 
   /** What the runner keeps warm when the run ends: one still being prepared is kept once ready. */

@@ -9,4 +9,5 @@ export {
  * Where background sandbox preparations take turns and wait for a quiet server: tests hold the
  * gate to see the waits.
  */
-export { backgroundPrepares, backgroundQuiet } from '../runtime/background-limit.js';
+export { backgroundPrepares, backgroundQuiet, confirmationQuiet } from '../runtime/background-limit.js';
+export { forgetTakenBranches } from '../runtime/prompt-facts.js';
