@@ -8,6 +8,7 @@ import {
   backgroundPrepares,
   backgroundQuiet,
   forgetTakenBranches,
+  prefetchStats,
   startChatCompletionsServer,
   type ChatCompletionsRequest,
   type ChatCompletionsServer,
@@ -191,10 +192,13 @@ describe('an agent whose sandbox is prepared in the background', () => {
               content: 'Reading the instructions.',
               tool_calls: [{ name: 'run_command', arguments: { command: 'cat .tandem/README.md' } }],
             };
+    const { taken } = prefetchStats();
     const agentId = await create('Read the instructions');
 
     await until('the model asked again', async () => (llm.requests.length > before + 1 ? true : undefined));
     expect(prepared).toBe(0);
+    // The instructions came from the read the creation started, not one the run made after opening.
+    expect(prefetchStats().taken).toBe(taken + 1);
     expect(systemOf(llm.requests[before])).toContain(
       'Your checkout is on the branch tandem-1, made from main.',
     );

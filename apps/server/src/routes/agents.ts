@@ -20,7 +20,7 @@ import {
 import { z } from 'zod';
 import { requireUser } from '../auth/authenticate.js';
 import { requireAnyReader, requireReader } from '../auth/party-reader.js';
-import type { AgentRunner } from '@tandem/agent';
+import { newAgentStart, type AgentRunner } from '@tandem/agent';
 import type { ModelsConfig } from '../config/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { limitJsonValues } from '../http/json-budget.js';
@@ -107,7 +107,7 @@ export function agentRoutes(
         models: choices,
         sunset: deps.sunset,
       });
-      deps.runner.enqueue(created.agent_id);
+      deps.runner.enqueue(created.agent_id, newAgentStart(repository, body.base_branch));
       return created;
     });
 

@@ -1,4 +1,4 @@
-export { EmbeddedRunner, type AgentRunner } from './runner.js';
+export { EmbeddedRunner, newAgentStart, type AgentRunner, type NewAgentStart } from './runner.js';
 export { QueueRunner, RUN_AGENT_TASK, type QueueRunnerOptions } from './queue-runner.js';
 export { AgentRun, OUT_OF_CREDITS_MESSAGE } from './run-agent.js';
 export type { RuntimeDeps, RuntimeLogger } from './runtime-deps.js';

@@ -1,7 +1,7 @@
 import { statusOf, type GitHubClient } from '@tandem/github';
 import type { Db } from '@tandem/db';
 import { firstFreeBranch } from '../sandbox/free-branch.js';
-import { readRepoInstructionsAt } from './repo-instructions.js';
+import { sharedInstructionsAt, takePrefetchedInstructions } from './instruction-reads.js';
 import type { AgentRow, RepoInfo } from './tools/types.js';
 import { baseBranchOf, wantedBranch } from './warm-sandbox.js';
 
@@ -33,31 +33,6 @@ async function branchExists(octokit: GitHubClient, repo: RepoInfo, branch: strin
     if (statusOf(error) === 404) return false;
     throw error;
   }
-}
-
-/** Instruction reads in flight, by installation, repository and ref (see sharedInstructionsAt). */
-const reading = new Map<string, Promise<string | null | undefined>>();
-
-/**
- * The instructions file at a ref, one request for all runs that ask at the same time: a hundred
- * agents started together on one repository would otherwise ask the code host a hundred times for
- * the same file (the bottleneck of bench/steps.ts's many-agents figure). Nothing is kept once the
- * answer is in, so a read never answers from before it was asked.
- */
-function sharedInstructionsAt(
-  octokit: GitHubClient,
-  repo: RepoInfo,
-  ref: string,
-): Promise<string | null | undefined> {
-  const key = JSON.stringify([repo.installationId, repo.fullName, ref]);
-  let read = reading.get(key);
-  if (!read) {
-    read = readRepoInstructionsAt(octokit, { owner: repo.owner, repo: repo.name, ref })
-      .catch(() => undefined)
-      .finally(() => reading.delete(key));
-    reading.set(key, read);
-  }
-  return read;
 }
 
 /**
@@ -117,7 +92,8 @@ export function forgetTakenBranches(): void {
  * `tandem-<number>`, which it almost always is (numbers are not reused; see takenSeen for a
  * repository where they were), and `assumed` confirms
  * it while the model works (run-sandbox.ts, call-model.ts); its instructions are the base branch's
- * either way, since a free branch is made from the base.
+ * either way, since a free branch is made from the base, and come from the read its creation
+ * started when there was one (instruction-reads.ts).
  *
  * Between these reads and the clone's fetch someone could push: the workspace is then the truth, and
  * every later model call of the run takes its branches from the workspace.
@@ -133,7 +109,9 @@ export async function askPromptFacts(
     const wanted = await wantedBranch(db, agent);
     const taken = (candidate: string) => branchExists(octokit, repo, candidate);
     // Both asked at once; neither rejects, so an early return leaves nothing unhandled.
-    const atBase = sharedInstructionsAt(octokit, repo, baseBranch);
+    const atBase =
+      takePrefetchedInstructions(agent.id, repo, baseBranch) ??
+      sharedInstructionsAt(octokit, repo, baseBranch);
     if (typeof wanted !== 'string' && agent.baseBranch === null && mayAssume(repo)) {
       const instructions = await atBase;
       if (instructions === undefined) return undefined;

@@ -6,6 +6,7 @@ import { clearInterruptIfIdle, clearStaleInterrupt } from './asleep.js';
 import { endOrphanedShells } from './ended-shells.js';
 import { cancelWait, waitingAgents } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';
+import { prefetchInstructions, type InstructionsSource } from './instruction-reads.js';
 
 /** Shells live at most 2 hours: older shell items were ended (or are ended) anyway. */
 const SHELL_SCAN_MS = 3 * 60 * 60 * 1000;
@@ -14,9 +15,32 @@ const SHELL_SCAN_MS = 3 * 60 * 60 * 1000;
  * Runs agents: one run per agent at a time, queued runs picked up again after a restart. The
  * embedded runner does this in process; `tandem worker` processes do it against one Postgres.
  */
+/** What the creator of a new agent knows that its first run would otherwise have to look up. */
+export interface NewAgentStart {
+  repo: InstructionsSource;
+  /** The branch its workspace is made from (the agent's choice, else the repository's default). */
+  baseBranch: string;
+}
+
+/** A new agent's start from its repository row and the base branch it was given, if any. */
+export function newAgentStart(
+  repo: { installationId: number; fullName: string; defaultBranch: string },
+  baseBranch: string | null | undefined,
+): NewAgentStart {
+  // As agent-row.ts names a run's repository: the two reads must agree to be shared.
+  const [owner = '', name = ''] = repo.fullName.split('/');
+  return {
+    repo: { installationId: repo.installationId, fullName: repo.fullName, owner, name },
+    baseBranch: baseBranch ?? repo.defaultBranch,
+  };
+}
+
 export interface AgentRunner {
-  /** Asks for a run (a new message, a webhook, a resume). Runs already going pick the news up. */
-  enqueue(agentId: string): void;
+  /**
+   * Asks for a run (a new message, a webhook, a resume). Runs already going pick the news up. For an
+   * agent just created, `created` lets the runner start its first prompt's reads at once.
+   */
+  enqueue(agentId: string, created?: NewAgentStart): void;
   /** Stops the agent's run at its next safe point (the model call and commands are aborted). */
   interrupt(agentId: string): Promise<void>;
   start(): Promise<void>;
@@ -73,12 +97,21 @@ export class EmbeddedRunner implements AgentRunner {
     this.wakeTimers.set(agentId, timer);
   }
 
-  enqueue(agentId: string): void {
+  enqueue(agentId: string, created?: NewAgentStart): void {
     if (this.stopped) return;
     const slot = this.slots.get(agentId);
     if (slot) {
       slot.again = true;
       return;
+    }
+    if (created) {
+      try {
+        const octokit = this.deps.codeHost.installationOctokit(created.repo.installationId);
+        prefetchInstructions(agentId, octokit, created.repo, created.baseBranch);
+      } catch (error) {
+        // Only a head start: the run reads the instructions itself (and reports what fails there).
+        this.deps.logger.warn({ err: error, agentId }, 'could not start reading instructions early');
+      }
     }
     const controller = new AbortController();
     const fresh: Slot = { controller, again: false, done: Promise.resolve() };

@@ -11,3 +11,4 @@ export {
  */
 export { backgroundPrepares, backgroundQuiet, confirmationQuiet } from '../runtime/background-limit.js';
 export { forgetTakenBranches } from '../runtime/prompt-facts.js';
+export { prefetchStats } from '../runtime/instruction-reads.js';
