@@ -1,5 +1,6 @@
 import { feedOf } from '../testing/feed.js';
 import { join } from 'node:path';
+import { prefetchStats } from '@tandem/agent/testing';
 import { createAgentResponseSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -37,6 +38,10 @@ const scriptFile = writeScriptFile(
         { tool_calls: [{ name: 'run_command', args: { command: SLOW_ONCE } }] },
         { tool_calls: [{ name: 'task_complete', args: { summary: 'Done on another worker.' } }] },
       ],
+    },
+    {
+      match: 'quick:',
+      steps: [{ tool_calls: [{ name: 'task_complete', args: { summary: 'Nothing to do.' } }] }],
     },
     {
       match: 'long:',
@@ -168,5 +173,43 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agents on the Postgres queue with
     );
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(items.some((i) => i.action_type === 'TaskCompleteEvent')).toBe(false);
+  }, 90_000);
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("a new agent run by the server's own queue worker", () => {
+  let app: TestApp;
+  let ada: TestUser;
+
+  beforeAll(async () => {
+    app = await createTestApp('postgres', {
+      codeHost: true,
+      agents: { models: { scriptedModelFile: scriptFile }, work: true },
+    });
+    await app.server.ready();
+    ada = await app.signIn({
+      username: 'ada',
+      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('starts its first prompt from the instructions read its creation began', async () => {
+    const { taken } = prefetchStats();
+    const res = await app.server.inject({
+      method: 'POST',
+      url: '/api/agents/create-agent/acme/webapp',
+      headers: { authorization: `Bearer ${ada.token}` },
+      payload: { body: 'quick: nothing', model: 'scripted' },
+    });
+    expect(res.statusCode).toBe(200);
+    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+    await until('the run to finish', async () => {
+      const items = await feedOf(app, ada.token, agentId);
+      return items.some((i) => i.action_type === 'TaskCompleteEvent') ? true : undefined;
+    });
+    expect(prefetchStats().taken).toBe(taken + 1);
   }, 90_000);
 });

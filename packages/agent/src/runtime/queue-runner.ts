@@ -15,7 +15,7 @@ import { isAlive } from '../sandbox/process-tree.js';
 import { clearInterruptIfIdle } from './asleep.js';
 import { AgentRun, SHUTDOWN, USER_INTERRUPT } from './run-agent.js';
 import type { RuntimeDeps } from './runtime-deps.js';
-import type { AgentRunner } from './runner.js';
+import { startNewAgentReads, type AgentRunner, type NewAgentStart } from './runner.js';
 import { cancelWait } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';
 
@@ -101,10 +101,13 @@ export class QueueRunner implements AgentRunner {
     this.every(INTERRUPT_POLL_MS, () => this.pollInterrupts());
   }
 
-  enqueue(agentId: string): void {
+  enqueue(agentId: string, created?: NewAgentStart): void {
     if (this.stopped) return;
     const utils = this.utils;
     if (!utils) throw new Error('QueueRunner.enqueue before start()');
+    // This process's own worker often takes the job; when another does, the read is one shared
+    // request wasted, dropped within seconds (instruction-reads.ts).
+    if (created && this.options.work) startNewAgentReads(this.deps, agentId, created);
     // One key per agent: messages arriving while a run is queued fold into it; while a run is
     // going, graphile-worker queues a fresh job behind it in the agent's queue.
     void utils

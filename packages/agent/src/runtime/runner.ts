@@ -35,6 +35,19 @@ export function newAgentStart(
   };
 }
 
+/**
+ * Starts what a new agent's first prompt reads from the code host (instruction-reads.ts), for a run
+ * in this process. Only a head start: the run reads for itself when this did not happen or failed.
+ */
+export function startNewAgentReads(deps: RuntimeDeps, agentId: string, created: NewAgentStart): void {
+  try {
+    const octokit = deps.codeHost.installationOctokit(created.repo.installationId);
+    prefetchInstructions(agentId, octokit, created.repo, created.baseBranch);
+  } catch (error) {
+    deps.logger.warn({ err: error, agentId }, 'could not start reading instructions early');
+  }
+}
+
 export interface AgentRunner {
   /**
    * Asks for a run (a new message, a webhook, a resume). Runs already going pick the news up. For an
@@ -104,15 +117,7 @@ export class EmbeddedRunner implements AgentRunner {
       slot.again = true;
       return;
     }
-    if (created) {
-      try {
-        const octokit = this.deps.codeHost.installationOctokit(created.repo.installationId);
-        prefetchInstructions(agentId, octokit, created.repo, created.baseBranch);
-      } catch (error) {
-        // Only a head start: the run reads the instructions itself (and reports what fails there).
-        this.deps.logger.warn({ err: error, agentId }, 'could not start reading instructions early');
-      }
-    }
+    if (created) startNewAgentReads(this.deps, agentId, created);
     const controller = new AbortController();
     const fresh: Slot = { controller, again: false, done: Promise.resolve() };
     fresh.done = this.drive(agentId, fresh).finally(() => this.slots.delete(agentId));
