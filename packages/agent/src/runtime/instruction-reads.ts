@@ -57,10 +57,10 @@ const PREFETCH_MAX = 10_000;
 
 /**
  * Starts the instructions read a new agent's first prompt will want, as the agent is created: its
- * run asks only after opening the agent in the database, and with a hundred agents created at once
- * that wait put the read (one code-host round trip, shared by all of them) on every first model
- * request's critical path (bench/README.md). The read is the same one the run would make, started
- * after the agent existed, so it is as fresh as the agent.
+ * run would ask only after opening the agent in the database (with a hundred agents created at
+ * once, 100-200 ms later), and with GitHub the read is a network round trip of its own. The read
+ * is the same one the run would make, started after the agent existed, so it is as fresh as the
+ * agent (docs/decisions.md "A new agent's instructions read started at its creation").
  */
 export function prefetchInstructions(
   agentId: string,
