@@ -1,3 +1,4 @@
+import { prefetchStats } from '@tandem/agent/testing';
 import { testDatabaseKinds } from '@tandem/db/testing';
 import { agents, agentSources, conversationItems, repositories, users, webhookDeliveries } from '@tandem/db';
 import { and, asc, desc, eq, gt } from 'drizzle-orm';
@@ -89,6 +90,7 @@ describe.each(testDatabaseKinds())('agents that live on the code host on %s', (k
   });
 
   it('starts an agent from a tag in an issue comment; it reacts, opens a closing PR and answers', async () => {
+    const { taken } = prefetchStats();
     const issue = await rest('ada', 'POST', '/repos/acme/webapp/issues', {
       title: 'Subtract is missing',
       body: 'We need it.',
@@ -100,6 +102,8 @@ describe.each(testDatabaseKinds())('agents that live on the code host on %s', (k
 
     const [agent] = await agentsOn('acme/webapp');
     expect(agent).toBeDefined();
+    // Its first prompt's instructions were asked for as the tag created it (instruction-reads.ts).
+    expect(prefetchStats().taken).toBe(taken + 1);
     const [ada] = await app.database.db.select().from(users).where(eq(users.username, 'ada'));
     expect(agent!.creatorId).toBe(ada!.id);
     const [first] = await messagesOf(agent!.id);

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { appendItem, subscribeNumber } from '@tandem/agent';
+import { appendItem, newAgentStart, subscribeNumber } from '@tandem/agent';
 import { agents, agentSources, repositories, type Db } from '@tandem/db';
 import type { AgentRunner } from '@tandem/agent';
 import type { CodeHostGateway } from '../../github/gateway.js';
@@ -37,6 +37,7 @@ interface Repo {
   id: string;
   fullName: string;
   installationId: number;
+  defaultBranch: string;
   defaultModel: string | null;
   defaultReviewModel: string | null;
   alwaysAsk: boolean;
@@ -57,6 +58,7 @@ export async function handleThreadEvent(deps: GitHubEventDeps, event: ThreadEven
       id: repositories.id,
       fullName: repositories.fullName,
       installationId: repositories.installationId,
+      defaultBranch: repositories.defaultBranch,
       defaultModel: repositories.defaultModel,
       defaultReviewModel: repositories.defaultReviewModel,
       alwaysAsk: repositories.alwaysAsk,
@@ -189,7 +191,7 @@ async function startAgent(
         }
       : { type: 'issue', number: event.number, state: 'open' },
   );
-  deps.runner.enqueue(agentId);
+  deps.runner.enqueue(agentId, newAgentStart(repo, null));
 }
 
 /** Reads a review's inline comments (GitHub sends them as separate events; the review carries them). */
