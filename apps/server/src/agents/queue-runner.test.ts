@@ -54,6 +54,32 @@ const scriptFile = writeScriptFile(
   dir,
 );
 
+/** A server on Postgres with the scripted model and ada signed in; `work`: it runs agents itself. */
+async function openApp(work: boolean): Promise<{ app: TestApp; ada: TestUser }> {
+  const app = await createTestApp('postgres', {
+    codeHost: true,
+    agents: { models: { scriptedModelFile: scriptFile }, work },
+  });
+  await app.server.ready();
+  const ada = await app.signIn({
+    username: 'ada',
+    installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
+  });
+  return { app, ada };
+}
+
+/** An agent on acme/webapp created by `ada` through the API, on the scripted model. */
+async function createAgent(app: TestApp, ada: TestUser, body: string): Promise<string> {
+  const res = await app.server.inject({
+    method: 'POST',
+    url: '/api/agents/create-agent/acme/webapp',
+    headers: { authorization: `Bearer ${ada.token}` },
+    payload: { body, model: 'scripted' },
+  });
+  expect(res.statusCode).toBe(200);
+  return createAgentResponseSchema.parse(res.json()).agent_id;
+}
+
 describe.runIf(process.env.TEST_DATABASE_URL)('agents on the Postgres queue with worker processes', () => {
   let app: TestApp;
   let ada: TestUser;
@@ -84,15 +110,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agents on the Postgres queue with
   };
 
   beforeAll(async () => {
-    app = await createTestApp('postgres', {
-      codeHost: true,
-      agents: { models: { scriptedModelFile: scriptFile }, work: false },
-    });
-    await app.server.ready();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ({ app, ada } = await openApp(false));
   });
 
   afterAll(async () => {
@@ -101,16 +119,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agents on the Postgres queue with
   });
 
   const headers = () => ({ authorization: `Bearer ${ada.token}` });
-  const create = async (body: string) => {
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: headers(),
-      payload: { body, model: 'scripted' },
-    });
-    expect(res.statusCode).toBe(200);
-    return createAgentResponseSchema.parse(res.json()).agent_id;
-  };
+  const create = (body: string) => createAgent(app, ada, body);
   const feed = (agentId: string) => feedOf(app, ada.token, agentId);
 
   it('a killed worker’s run is taken over by the next worker without a second commit', async () => {
@@ -181,15 +190,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a new agent run by the server's o
   let ada: TestUser;
 
   beforeAll(async () => {
-    app = await createTestApp('postgres', {
-      codeHost: true,
-      agents: { models: { scriptedModelFile: scriptFile }, work: true },
-    });
-    await app.server.ready();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ({ app, ada } = await openApp(true));
   });
 
   afterAll(async () => {
@@ -198,14 +199,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a new agent run by the server's o
 
   it('starts its first prompt from the instructions read its creation began', async () => {
     const { taken } = prefetchStats();
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: { authorization: `Bearer ${ada.token}` },
-      payload: { body: 'quick: nothing', model: 'scripted' },
-    });
-    expect(res.statusCode).toBe(200);
-    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+    const agentId = await createAgent(app, ada, 'quick: nothing');
     await until('the run to finish', async () => {
       const items = await feedOf(app, ada.token, agentId);
       return items.some((i) => i.action_type === 'TaskCompleteEvent') ? true : undefined;

@@ -81,10 +81,16 @@ export async function readSealedSecrets(db: Db, repositoryId: string): Promise<S
   ).execute({ repositoryId });
 }
 
+/** A repository's `owner/name` in its two parts, as runs and code-host calls name them. */
+export function ownerAndName(fullName: string): { owner: string; name: string } {
+  const [owner = '', name = ''] = fullName.split('/');
+  return { owner, name };
+}
+
 /** The repository as a run uses it, from its row (null without one). */
 function repoInfo(row: RepoFields | null): RunRepo | null {
   if (!row) return null;
-  const [owner = '', name = ''] = row.fullName.split('/');
+  const { owner, name } = ownerAndName(row.fullName);
   return {
     id: row.id,
     fullName: row.fullName,

@@ -7,14 +7,11 @@ import { endOrphanedShells } from './ended-shells.js';
 import { cancelWait, waitingAgents } from './wait.js';
 import { SandboxShelf } from './sandbox-shelf.js';
 import { prefetchInstructions, type InstructionsSource } from './instruction-reads.js';
+import { ownerAndName } from './agent-row.js';
 
 /** Shells live at most 2 hours: older shell items were ended (or are ended) anyway. */
 const SHELL_SCAN_MS = 3 * 60 * 60 * 1000;
 
-/**
- * Runs agents: one run per agent at a time, queued runs picked up again after a restart. The
- * embedded runner does this in process; `tandem worker` processes do it against one Postgres.
- */
 /** What the creator of a new agent knows that its first run would otherwise have to look up. */
 export interface NewAgentStart {
   repo: InstructionsSource;
@@ -27,8 +24,8 @@ export function newAgentStart(
   repo: { installationId: number; fullName: string; defaultBranch: string },
   baseBranch: string | null | undefined,
 ): NewAgentStart {
-  // As agent-row.ts names a run's repository: the two reads must agree to be shared.
-  const [owner = '', name = ''] = repo.fullName.split('/');
+  // Named as a run names its repository (agent-row.ts): the two reads must agree to be shared.
+  const { owner, name } = ownerAndName(repo.fullName);
   return {
     repo: { installationId: repo.installationId, fullName: repo.fullName, owner, name },
     baseBranch: baseBranch ?? repo.defaultBranch,
@@ -48,6 +45,10 @@ export function startNewAgentReads(deps: RuntimeDeps, agentId: string, created: 
   }
 }
 
+/**
+ * Runs agents: one run per agent at a time, queued runs picked up again after a restart. The
+ * embedded runner does this in process; `tandem worker` processes do it against one Postgres.
+ */
 export interface AgentRunner {
   /**
    * Asks for a run (a new message, a webhook, a resume). Runs already going pick the news up. For an
