@@ -4,3 +4,4 @@ export * as schema from './schema/index.js';
 export * from './schema/index.js';
 export * from './prepared.js';
 export * from './latest-timestamp.js';
+export * from './coalesced.js';

@@ -21,10 +21,11 @@ import { insertTestAgents } from './test-support.js';
 describe.each(testDatabaseKinds())('openAwakeAgent on %s', (kind) => {
   let database: TestDatabase;
   let ids: string[];
+  const statements: string[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    ids = await insertTestAgents(database.db, 6);
+    database = await createTestDatabase(kind, { logQuery: (query) => statements.push(query) });
+    ids = await insertTestAgents(database.db, 10);
     const { db } = database;
     await db.update(installations).set({ creditBalance: 4200 }).where(eq(installations.id, 7));
     const [repo] = await db
@@ -36,10 +37,12 @@ describe.each(testDatabaseKinds())('openAwakeAgent on %s', (kind) => {
       { repositoryId: repo!.id, key: 'API_TOKEN', sealedValue: 'v1:sealed-one' },
       { repositoryId: repo!.id, key: 'QUOTED', sealedValue: 'v1:"a\\b"\n' },
     ]);
-    // 0 pending, 1 paused, 2 failed, 3 archived, 4 waiting, 5 pending without a repository.
-    for (const id of ids.slice(0, 5))
+    // 0 pending, 1 paused, 2 failed, 3 archived, 4 waiting, 5 pending without a repository, 6-8
+    // pending, 9 paused.
+    for (const id of [...ids.slice(0, 5), ...ids.slice(6)])
       await db.update(agents).set({ repositoryId: repo!.id }).where(eq(agents.id, id));
     await db.update(agents).set({ status: 'paused' }).where(eq(agents.id, ids[1]!));
+    await db.update(agents).set({ status: 'paused' }).where(eq(agents.id, ids[9]!));
     await db.update(agents).set({ status: 'failed' }).where(eq(agents.id, ids[2]!));
     await db.update(agents).set({ archived: true }).where(eq(agents.id, ids[3]!));
     await db
@@ -150,5 +153,20 @@ describe.each(testDatabaseKinds())('openAwakeAgent on %s', (kind) => {
     expect(opened?.repo).toBeNull();
     expect(opened?.secrets).toEqual([]);
     expect(opened?.agent.status).toBe('open');
+  });
+
+  it('opens the agents that start together in one statement, each with its own row', async () => {
+    statements.length = 0;
+    const starting = [ids[6]!, ids[7]!, ids[9]!, ids[8]!, crypto.randomUUID(), ids[7]!];
+    const opened = await Promise.all(starting.map((id) => openAwakeAgent(database.db, id)));
+    // The first goes at once; the rest queued behind it and went as one, but for the agent asked
+    // for twice, whose second start has a statement of its own (and finds it open already).
+    expect(opened.map((o) => o?.agent.id ?? null)).toEqual([ids[6], ids[7], null, ids[8], null, ids[7]]);
+    expect(statements.filter((q) => /^update "agents" set "status"/.test(q))).toHaveLength(3);
+    for (const [n, o] of opened.entries()) if (o) expect(o.agent.id).toBe(starting[n]);
+    expect(opened[3]!.requester).toEqual({ username: 'ada', email: null, autoCreatePr: false });
+    expect(opened[3]!.repo).toMatchObject({ fullName: 'acme/webapp' });
+    expect(await statusOf(ids[9]!)).toBe('paused');
+    expect(await statusOf(ids[8]!)).toBe('open');
   });
 });

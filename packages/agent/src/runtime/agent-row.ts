@@ -1,5 +1,6 @@
 import {
   agents,
+  coalesced,
   conversationItems,
   installations,
   prepared,
@@ -154,26 +155,38 @@ export async function readStepRow(db: Db, agentId: string): Promise<StepRow | nu
     : null;
 }
 
+/** What openAwakeAgent answers: StepRow with the repository, its sealed secrets and the context. */
+export type OpenedAgent = StepRow & { repo: RunRepo | null; secrets: SealedSecret[]; hasContext: boolean };
+
 /**
  * The usual start of a run, an awake agent (queued by a message, a new agent, a restart): its
  * status set to 'open' and everything its first step reads in one statement: StepRow, the
  * repository, its sealed secrets (the sandbox and the scrubber need them before the first model
  * request) and whether there is a model context to read at all (a new agent has none). Null for
  * any other start (archived, asleep, waiting, gone), which reads and decides as before. One
- * statement instead of six: on the embedded database every statement of a hundred starting agents
- * queues behind the others' (issue 15).
+ * statement instead of six, and one for all the runs that start together (coalesced.ts): on the
+ * embedded database every statement of a hundred starting agents queues behind the others'
+ * (issue 15).
  */
-export async function openAwakeAgent(
-  db: Db,
-  agentId: string,
-): Promise<(StepRow & { repo: RunRepo | null; secrets: SealedSecret[]; hasContext: boolean }) | null> {
-  const [row] = await prepared(db, 'open_awake_agent', (d, name) =>
+export async function openAwakeAgent(db: Db, agentId: string): Promise<OpenedAgent | null> {
+  let open = openers.get(db);
+  if (!open) {
+    open = coalesced((agentIds: string[]) => openAwakeAgents(db, agentIds));
+    openers.set(db, open);
+  }
+  return (await open(agentId)) ?? null;
+}
+
+const openers = new WeakMap<Db, (agentId: string) => Promise<OpenedAgent | undefined>>();
+
+async function openAwakeAgents(db: Db, agentIds: string[]): Promise<Map<string, OpenedAgent>> {
+  const rows = await prepared(db, 'open_awake_agents', (d, name) =>
     d
       .update(agents)
       .set({ status: 'open' })
       .where(
         and(
-          eq(agents.id, sql.placeholder('agentId')),
+          sql`${agents.id} = any(${sql.placeholder('agentIds')}::uuid[])`,
           eq(agents.archived, false),
           notInArray(agents.status, [...ASLEEP_STATUSES]),
           isNull(agents.wakeAt),
@@ -196,16 +209,19 @@ export async function openAwakeAgent(
           from ${repositorySecrets} s where s.repository_id = "agents"."repository_id")`,
       })
       .prepare(name),
-  ).execute({ agentId });
-  if (!row) return null;
-  const { openBalance, openRequester, openUnfed, openContext, openRepository, openSecrets, ...agent } = row;
-  return {
-    agent,
-    balance: Number(openBalance ?? 0),
-    requester: requesterFrom(openRequester),
-    unfed: parsedJson(openUnfed),
-    repo: repoInfo(openRepository === null ? null : parsedJson(openRepository)),
-    secrets: parsedJson(openSecrets),
-    hasContext: openContext,
-  };
+  ).execute({ agentIds });
+  const opened = new Map<string, OpenedAgent>();
+  for (const row of rows) {
+    const { openBalance, openRequester, openUnfed, openContext, openRepository, openSecrets, ...agent } = row;
+    opened.set(agent.id, {
+      agent,
+      balance: Number(openBalance ?? 0),
+      requester: requesterFrom(openRequester),
+      unfed: parsedJson(openUnfed),
+      repo: repoInfo(openRepository === null ? null : parsedJson(openRepository)),
+      secrets: parsedJson(openSecrets),
+      hasContext: openContext,
+    });
+  }
+  return opened;
 }

@@ -4,7 +4,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextTimestamp } from './clock.js';
-import { appendSpice, IMAGE_REF, loadHistory, RunHistory, syncUserMessages } from './history.js';
+import { syncUserMessages } from './fed-messages.js';
+import { appendSpice, IMAGE_REF, loadHistory, RunHistory } from './history.js';
 import { insertTestAgents } from './test-support.js';
 
 /** The production bounds (20 images, 20 MiB) scaled down so the test stores little. */

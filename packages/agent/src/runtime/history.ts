@@ -1,5 +1,5 @@
 import { agents, conversationItems, eventImages, prepared, spiceMessages, type Db } from '@tandem/db';
-import type { ModelMessage, ToolCallPart, UserContent } from 'ai';
+import type { ModelMessage, ToolCallPart } from 'ai';
 import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
@@ -272,7 +272,7 @@ function codeHostPlace(data: Record<string, unknown>): string {
   return ` [on the code host, ${data.repository_name}#${data.number}${url}]`;
 }
 
-function userText(data: Record<string, unknown>, username: string): string {
+export function userText(data: Record<string, unknown>, username: string): string {
   const message = typeof data.message === 'string' ? data.message : '';
   const parts = [`${username}${codeHostPlace(data)}: ${message}`.trim()];
   const comments = Array.isArray(data.review_comments) ? (data.review_comments as ReviewComment[]) : [];
@@ -328,45 +328,6 @@ export async function readUnfedMessages(db: Db, agentId: string): Promise<UnfedM
       .prepare(name),
   ).execute({ agentId });
   return row ? parsedJson(row.unfed) : [];
-}
-
-/**
- * Feeds user messages the model has not seen yet into its context, each exactly once (keyed by
- * the message's action_uuid), and returns them as stored: `unfed` when the caller read them with
- * its step's row (StepRow), else read here. A new message resets the budget: the reset is skipped
- * when the caller knows the agent has spent nothing since its last message (`spentSinceMessage` 0,
- * as read in this run; only this run's charges change it).
- */
-export async function syncUserMessages(
-  db: Db,
-  agentId: string,
-  known: { spentSinceMessage?: number } = {},
-  unfed?: readonly UnfedMessage[],
-): Promise<StoredSpice[]> {
-  const fresh = unfed ?? (await readUnfedMessages(db, agentId));
-  const stored: StoredSpice[] = [];
-  for (const item of fresh) {
-    const username = typeof item.data.username === 'string' ? item.data.username : 'user';
-    const content: UserContent = [
-      { type: 'text', text: userText(item.data, username) },
-      ...item.images.map((image) => ({
-        type: 'image' as const,
-        image: `${IMAGE_REF}${item.actionUuid}/${image.n}`,
-        mediaType: image.mimeType,
-      })),
-    ];
-    const { timestamp, json } = await appendSpice(
-      db,
-      agentId,
-      { role: 'user', content },
-      { actionUuid: item.actionUuid },
-    );
-    // As a read would give it back: the stored JSON, not the object it was made from.
-    stored.push({ message: { role: 'user', content: JSON.parse(json) as UserContent }, timestamp });
-  }
-  if (fresh.length && known.spentSinceMessage !== 0)
-    await db.update(agents).set({ spentSinceMessage: 0 }).where(eq(agents.id, agentId));
-  return stored;
 }
 
 /** Folds everything so far into a summary: the loop then starts from the summary alone. */

@@ -6,14 +6,8 @@ import { resolveModel } from '../model/index.js';
 import { autoReview } from './auto-review.js';
 import { chargeCall, pricedCall, type CallUsage, type ReadyModel } from './call-charge.js';
 import { callModel } from './call-model.js';
-import {
-  appendSpice,
-  pendingToolCalls,
-  RunHistory,
-  syncUserMessages,
-  type StoredSpice,
-  type UnfedMessage,
-} from './history.js';
+import { appendSpice, pendingToolCalls, RunHistory, type StoredSpice, type UnfedMessage } from './history.js';
+import { syncUserMessages } from './fed-messages.js';
 import { actionItem, appendItem, type NewItem } from './items.js';
 import { beginWait, endWait } from './wait.js';
 import { clearStaleInterrupt, FAILED_STATUS, isAsleep, isoNow, stoppedByAdmin } from './asleep.js';
