@@ -14,10 +14,10 @@
  * A statement takes each key once: a key called again while it is queued waits for the statement
  * after, so that every call is answered by a statement of its own, which matters for updates (two
  * runs of one agent must not both see it opened by one update). Reads may share instead
- * (`shareQueued`). When a statement over several keys
- * fails, each key runs again alone, so one caller's bad row fails that caller only (the failed
- * statement changed nothing: a statement is atomic). Not for a transaction: there a failed
- * statement aborts the whole transaction, and its callers run one after another anyway.
+ * (`shareQueued`). When a statement over several keys fails, each key runs again alone, so one
+ * caller's bad row fails that caller only (the failed statement changed nothing: a statement is
+ * atomic). Not for a transaction: there a failed statement aborts the whole transaction, and its
+ * callers run one after another anyway.
  */
 
 interface Call<K, V> {
