@@ -3,6 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeScriptFile } from '../testing/agent-harness.js';
 import { connectCodeHost, settle as settleAll } from '../testing/code-host-product.js';
+import { createScriptedAgent } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const WRONG = 'export function subtract(a, b) {\n  return a + b;\n}\n\nexport function multiply(a, b) {';
@@ -118,16 +119,7 @@ describe('the local CI loop', () => {
   }
 
   /** Creates an agent on the scripted model; its id. */
-  async function create(body: string): Promise<string> {
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: { authorization: `Bearer ${ada.token}` },
-      payload: { body, model: 'scripted' },
-    });
-    expect(res.statusCode).toBe(200);
-    return (res.json() as { agent_id: string }).agent_id;
-  }
+  const create = (body: string) => createScriptedAgent(app, ada, body);
 
   /** The agent's items in order: what its feed shows. */
   const itemsOf = (agentId: string) =>

@@ -1,7 +1,6 @@
 import { feedOf } from '../testing/feed.js';
 import { join } from 'node:path';
 import { prefetchStats } from '@tandem/agent/testing';
-import { createAgentResponseSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   killProcessGroup,
@@ -12,6 +11,7 @@ import {
   writeScriptFile,
   type TandemProcess,
 } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /**
@@ -61,23 +61,7 @@ async function openApp(work: boolean): Promise<{ app: TestApp; ada: TestUser }> 
     agents: { models: { scriptedModelFile: scriptFile }, work },
   });
   await app.server.ready();
-  const ada = await app.signIn({
-    username: 'ada',
-    installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-  });
-  return { app, ada };
-}
-
-/** An agent on acme/webapp created by `ada` through the API, on the scripted model. */
-async function createAgent(app: TestApp, ada: TestUser, body: string): Promise<string> {
-  const res = await app.server.inject({
-    method: 'POST',
-    url: '/api/agents/create-agent/acme/webapp',
-    headers: { authorization: `Bearer ${ada.token}` },
-    payload: { body, model: 'scripted' },
-  });
-  expect(res.statusCode).toBe(200);
-  return createAgentResponseSchema.parse(res.json()).agent_id;
+  return { app, ada: await signInAda(app) };
 }
 
 describe.runIf(process.env.TEST_DATABASE_URL)('agents on the Postgres queue with worker processes', () => {
@@ -119,7 +103,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agents on the Postgres queue with
   });
 
   const headers = () => ({ authorization: `Bearer ${ada.token}` });
-  const create = (body: string) => createAgent(app, ada, body);
+  const create = (body: string) => createScriptedAgent(app, ada, body);
   const feed = (agentId: string) => feedOf(app, ada.token, agentId);
 
   it('a killed worker’s run is taken over by the next worker without a second commit', async () => {
@@ -199,7 +183,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a new agent run by the server's o
 
   it('starts its first prompt from the instructions read its creation began', async () => {
     const { taken } = prefetchStats();
-    const agentId = await createAgent(app, ada, 'quick: nothing');
+    const agentId = await createScriptedAgent(app, ada, 'quick: nothing');
     await until('the run to finish', async () => {
       const items = await feedOf(app, ada.token, agentId);
       return items.some((i) => i.action_type === 'TaskCompleteEvent') ? true : undefined;
