@@ -1,10 +1,11 @@
 import type { AgentRunner } from '@tandem/agent';
 import { agents } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { ADMIN_TASK_EVENT, conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { ADMIN_TASK_EVENT, conversationResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const scriptFile = writeScriptFile([
@@ -30,10 +31,7 @@ describe.each(testDatabaseKinds())('admin task actions on a running agent on %s'
   beforeAll(async () => {
     app = testApp();
     root = await app.signIn({ username: 'root', admin: true });
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   const row = async (id: string) =>
@@ -56,13 +54,7 @@ describe.each(testDatabaseKinds())('admin task actions on a running agent on %s'
     app.server.inject({ method: 'POST', url, headers: as(root), ...(payload ? { payload } : {}) });
 
   it('stops, restarts and fails a working agent; a message wakes it', { timeout: 90_000 }, async () => {
-    const created = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: as(ada),
-      payload: { body: 'slow: think it over', model: 'scripted' },
-    });
-    const id = createAgentResponseSchema.parse(created.json()).agent_id;
+    const id = await createScriptedAgent(app, ada, 'slow: think it over');
     await statusIs(id, 'open');
 
     expect((await admin(`/api/admin/tasks/${id}/stop`)).statusCode).toBe(200);

@@ -1,8 +1,9 @@
 import type { EmbeddedRunner } from '@tandem/agent';
 import { billingAccounts } from '@tandem/db';
-import { createAgentResponseSchema, setupIntentSchema, transactionListSchema } from '@tandem/shared';
+import { setupIntentSchema, transactionListSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const scriptFile = writeScriptFile([
@@ -11,13 +12,7 @@ const scriptFile = writeScriptFile([
 
 /** `user` starts an agent that says hello; resolves once its run and billing's checks are over. */
 async function runHello(app: TestApp, user: TestUser): Promise<void> {
-  const res = await app.server.inject({
-    method: 'POST',
-    url: '/api/agents/create-agent/acme/webapp',
-    headers: { authorization: `Bearer ${user.token}` },
-    payload: { body: 'say hello', model: 'scripted' },
-  });
-  const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+  const agentId = await createScriptedAgent(app, user, 'say hello');
   await (app.runner as EmbeddedRunner).idle(agentId);
   await app.autoFill.idle();
 }
@@ -35,10 +30,7 @@ describe('auto-fill after an agent run', () => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
     const setup = setupIntentSchema.parse(
       (
         await app.server.inject({ method: 'POST', url: '/api/billing/setup-intent', headers: headers() })
@@ -92,10 +84,7 @@ describe('an agent run where auto-fill is off', () => {
 
   it('never asks billing to claim an auto-fill', async () => {
     const app = testApp();
-    const ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    const ada = await signInAda(app);
     await runHello(app, ada);
     // The run was charged, and billing was never asked.
     expect(log.filter((q) => /insert into "credit_transactions"/i.test(q)).length).toBeGreaterThan(0);

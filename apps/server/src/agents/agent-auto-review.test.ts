@@ -2,6 +2,7 @@ import type { AgentRunner } from '@tandem/agent';
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, writeScriptFile } from '../testing/agent-harness.js';
+import { signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /**
@@ -44,10 +45,7 @@ describe('auto-review after a push', () => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   it('turns findings into AutoReviewEvents the agent addresses', async () => {

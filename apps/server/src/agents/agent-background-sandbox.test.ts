@@ -19,6 +19,7 @@ import { createAgentResponseSchema } from '@tandem/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until } from '../testing/agent-harness.js';
+import { signInAda } from '../testing/scripted-agents.js';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const INSTRUCTIONS = 'Run npm test before every commit.';
@@ -73,10 +74,7 @@ describe('an agent whose sandbox is prepared in the background', () => {
       },
     });
     await app.server.ready();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
     // Instructions for agents on main, and someone else's branch under the first agent's name.
     const auth = { token: await app.codeHost!.issueInstallationToken(1000) };
     const dir = mkdtempSync(join(tmpdir(), 'tandem-background-'));

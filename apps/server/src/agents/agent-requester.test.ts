@@ -1,9 +1,9 @@
 import type { EmbeddedRunner } from '@tandem/agent';
 import { spiceMessages } from '@tandem/db';
-import { createAgentResponseSchema } from '@tandem/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const scriptFile = writeScriptFile([
@@ -66,21 +66,12 @@ describe('the requester of an agent run', () => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   it("co-authors the commit and follows the user's Automatic PR Creation from message to message", async () => {
     await autoPr(false);
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: as(ada),
-      payload: { body: 'Add a subtract function', model: 'scripted' },
-    });
-    const { agent_id } = createAgentResponseSchema.parse(res.json());
+    const agent_id = await createScriptedAgent(app, ada, 'Add a subtract function');
     const runner = app.runner as EmbeddedRunner;
     await runner.idle(agent_id);
     const [, off] = await toolResults(agent_id);

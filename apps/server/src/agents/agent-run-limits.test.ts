@@ -5,6 +5,7 @@ import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/s
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const done = (summary: string) => ({ tool_calls: [{ name: 'task_complete', args: { summary } }] });
@@ -58,10 +59,7 @@ describe('agent runs: budget, credits, summarization, interrupt', () => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   const balance = async () =>
@@ -130,7 +128,7 @@ describe('agent runs: budget, credits, summarization, interrupt', () => {
 
   it('pauses over the per-agent budget and continues after a new message', async () => {
     await app.database.db.update(repositories).set({ creditLimit: 1 });
-    const { agent_id } = createAgentResponseSchema.parse((await create('budget: look around')).json());
+    const agent_id = await createScriptedAgent(app, ada, 'budget: look around');
     await runner().idle(agent_id);
     const items = await feed(agent_id);
     const over = items.find((i) => i.item_type === 'over_budget');
@@ -146,7 +144,7 @@ describe('agent runs: budget, credits, summarization, interrupt', () => {
   it('stops at zero credits with OutOfCreditsEvent and answers 402 to new messages and agents', async () => {
     // Enough for one call, not two.
     await setBalance(500);
-    const { agent_id } = createAgentResponseSchema.parse((await create('credits: look around')).json());
+    const agent_id = await createScriptedAgent(app, ada, 'credits: look around');
     await runner().idle(agent_id);
     expect(await actionsOf(agent_id)).toEqual(['GitGrepSearchEvent', 'OutOfCreditsEvent']);
     expect(await balance()).toBeLessThanOrEqual(0);
@@ -162,7 +160,7 @@ describe('agent runs: budget, credits, summarization, interrupt', () => {
   });
 
   it('summarizes when the context passes the summarization limit and goes on', async () => {
-    const { agent_id } = createAgentResponseSchema.parse((await create('summarize: search greet')).json());
+    const agent_id = await createScriptedAgent(app, ada, 'summarize: search greet');
     await runner().idle(agent_id);
     expect(await actionsOf(agent_id)).toEqual([
       'GitGrepSearchEvent',
@@ -180,7 +178,7 @@ describe('agent runs: budget, credits, summarization, interrupt', () => {
   });
 
   it('interrupts a running command and pauses with an InterruptEvent', async () => {
-    const { agent_id } = createAgentResponseSchema.parse((await create('slow: wait for it')).json());
+    const agent_id = await createScriptedAgent(app, ada, 'slow: wait for it');
     // Wait until the shell is running.
     for (let i = 0; i < 100 && !(await feed(agent_id)).some((item) => item.item_type === 'shell'); i++) {
       await new Promise((r) => setTimeout(r, 50));

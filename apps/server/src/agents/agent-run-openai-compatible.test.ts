@@ -7,6 +7,7 @@ import {
 import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT } from '../testing/agent-harness.js';
+import { signInAda } from '../testing/scripted-agents.js';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /**
@@ -59,10 +60,7 @@ describe('an agent run through the OpenAI-compatible provider', () => {
       agents: { models: { openaiCompatible: { url: llm.url, apiKey: 'local-key', models: ['coder'] } } },
     });
     await app.server.ready();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   afterAll(async () => {

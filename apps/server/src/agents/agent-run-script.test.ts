@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { agents, scriptLogs } from '@tandem/db';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** The Run Scripts menu: the user starts one of the repository's scripts in the agent's sandbox. */
@@ -83,20 +84,11 @@ describe('running a repository script for the user', () => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   it('starts the script in the background and streams its output into the feed', async () => {
-    const created = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: headers(),
-      payload: { body: 'make a script', model: 'scripted' },
-    });
-    const { agent_id } = createAgentResponseSchema.parse(created.json());
+    const agent_id = await createScriptedAgent(app, ada, 'make a script');
     const runner = app.runner as AgentRunner;
     await runner.idle(agent_id);
     const run = (script_path: string) =>
@@ -157,13 +149,7 @@ describe('running a repository script for the user', () => {
   });
 
   it('runs a script on a paused agent without waking the model', async () => {
-    const created = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: headers(),
-      payload: { body: 'work slowly', model: 'scripted' },
-    });
-    const { agent_id } = createAgentResponseSchema.parse(created.json());
+    const agent_id = await createScriptedAgent(app, ada, 'work slowly');
     const runner = app.runner as AgentRunner;
     const feed = () => adaFeed(agent_id);
     // Paused in the middle of its task: the model still has steps it would take.

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { git, type EmbeddedRunner } from '@tandem/agent';
 import { repositories } from '@tandem/db';
 import { eq } from 'drizzle-orm';
-import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { conversationResponseSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** A scripted model (docs/agent-tools.md): each model call answers with the next step. */
@@ -78,14 +79,7 @@ describe('an agent run against the local code host', () => {
   it('views, edits, runs the tests, commits, pushes and opens a pull request', async () => {
     // The code host already has a tandem-1 the agent did not make: the agent must leave it alone.
     const foreignSha = await pushForeignBranch('tandem-1');
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: as(ada),
-      payload: { body: 'Add a subtract function', model: 'scripted' },
-    });
-    expect(res.statusCode).toBe(200);
-    const { agent_id } = createAgentResponseSchema.parse(res.json());
+    const agent_id = await createScriptedAgent(app, ada, 'Add a subtract function');
     await (app.runner as EmbeddedRunner).idle(agent_id);
 
     const page = conversationResponseSchema.parse(

@@ -1,8 +1,9 @@
 import type { AgentRunner } from '@tandem/agent';
 import { spiceMessages } from '@tandem/db';
-import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { conversationResponseSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** Repository secrets reach the sandbox as environment variables and never leave it in clear. */
@@ -37,10 +38,7 @@ describe('repository secrets in an agent run', () => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   it('are set in the sandbox and scrubbed from the feed and from what the model reads', async () => {
@@ -51,13 +49,7 @@ describe('repository secrets in an agent run', () => {
       payload: { key: 'deploy_token', value: SECRET },
     });
     expect(added.statusCode).toBe(200);
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: headers(),
-      payload: { body: 'secret: use the token', model: 'scripted' },
-    });
-    const { agent_id } = createAgentResponseSchema.parse(res.json());
+    const agent_id = await createScriptedAgent(app, ada, 'secret: use the token');
     await (app.runner as AgentRunner).idle(agent_id);
 
     const body = (

@@ -1,7 +1,8 @@
 import type { EmbeddedRunner } from '@tandem/agent';
-import { agentMetadataSchema, createAgentResponseSchema } from '@tandem/shared';
+import { agentMetadataSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const scriptFile = writeScriptFile([
@@ -24,15 +25,7 @@ describe('an agent names itself with set_title', () => {
   let app: TestApp;
   let ada: TestUser;
   const as = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
-  const create = async () => {
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: as(ada),
-      payload: { body: 'Please add subtract', model: 'scripted' },
-    });
-    return createAgentResponseSchema.parse(res.json()).agent_id;
-  };
+  const create = () => createScriptedAgent(app, ada, 'Please add subtract');
   const title = async (agentId: string) =>
     agentMetadataSchema.parse(
       (
@@ -42,10 +35,7 @@ describe('an agent names itself with set_title', () => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   it("replaces 'New Chat' once, on one line", async () => {

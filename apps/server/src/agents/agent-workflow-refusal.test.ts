@@ -1,7 +1,8 @@
 import { WORKFLOW_REFUSAL_MESSAGE, type EmbeddedRunner } from '@tandem/agent';
-import { conversationResponseSchema, createAgentResponseSchema } from '@tandem/shared';
+import { conversationResponseSchema } from '@tandem/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** The agent changes the seeded CI workflow and pushes: the code host refuses as GitHub does. */
@@ -48,14 +49,7 @@ describe("an agent's push that changes workflows", () => {
 
   it('is refused by the code host, and the agent tells the person why', async () => {
     const headers = { authorization: `Bearer ${ada.token}` };
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers,
-      payload: { body: 'Make the workflow print every test', model: 'scripted' },
-    });
-    expect(res.statusCode).toBe(200);
-    const { agent_id } = createAgentResponseSchema.parse(res.json());
+    const agent_id = await createScriptedAgent(app, ada, 'Make the workflow print every test');
     await (app.runner as EmbeddedRunner).idle(agent_id);
 
     const { conversation } = conversationResponseSchema.parse(

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { git, type AgentRunner } from '@tandem/agent';
 import { agents, agentSources, conversationItems } from '@tandem/db';
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { createAgentResponseSchema } from '@tandem/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADD_SUBTRACT_EDIT, until, writeScriptFile } from '../testing/agent-harness.js';
 import { connectCodeHost } from '../testing/code-host-product.js';
-import { useTestApp, type TestApp } from '../testing/test-app.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
+import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /** The agent opens a pull request; after a conflicting push to main it merges main and pushes. */
 const scriptFile = writeScriptFile([
@@ -34,15 +34,11 @@ const scriptFile = writeScriptFile([
 describe.each(testDatabaseKinds())('merge conflicts on %s', (kind) => {
   const testApp = useTestApp(kind, { codeHost: true, agents: { models: { scriptedModelFile: scriptFile } } });
   let app: TestApp;
-  let token: string;
+  let ada: TestUser;
 
   beforeAll(async () => {
     app = testApp();
-    const ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
-    token = ada.token;
+    ada = await signInAda(app);
     await connectCodeHost(app, { users: { ada: 1 }, repositories: { 'acme/webapp': 200 } });
   });
 
@@ -79,13 +75,7 @@ describe.each(testDatabaseKinds())('merge conflicts on %s', (kind) => {
   };
 
   it('wakes the agent when main moves under its pull request, and it merges main and pushes', async () => {
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { body: 'Add a subtract function', model: 'scripted' },
-    });
-    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+    const agentId = await createScriptedAgent(app, ada, 'Add a subtract function');
     const runner = app.runner as AgentRunner;
     const stopped = async () => {
       await app.codeHost!.webhooksIdle();

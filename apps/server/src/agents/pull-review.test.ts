@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeScriptFile } from '../testing/agent-harness.js';
 import { connectCodeHost, settle as settleAll } from '../testing/code-host-product.js';
+import { signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp } from '../testing/test-app.js';
 
 /** The reviewer's script: it tries to push (it cannot), reads the diff, reviews; then the new commits. */
@@ -44,10 +45,7 @@ describe.each(testDatabaseKinds())('always-review on %s', (kind) => {
 
   beforeAll(async () => {
     app = testApp();
-    await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    await signInAda(app);
     await connectCodeHost(app, {
       users: { ada: 1 },
       repositories: { 'acme/webapp': 200 },

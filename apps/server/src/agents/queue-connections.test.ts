@@ -3,6 +3,7 @@ import { createAgentResponseSchema, statusCountsSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueRunner } from '@tandem/agent';
 import { writeScriptFile } from '../testing/agent-harness.js';
+import { signInAda } from '../testing/scripted-agents.js';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 import { QUEUE_APPLICATION_NAME, QUEUE_POOL_MAX } from './runtime-setup.js';
 
@@ -27,10 +28,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the agent queue on Postgres', () 
       agents: { models: { scriptedModelFile: scriptFile }, concurrency: AGENTS },
     });
     await app.server.ready();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
     watcher = new pg.Client({ connectionString: app.database.url! });
     await watcher.connect();
   });

@@ -3,6 +3,7 @@ import { startChatCompletionsServer, type ChatCompletionsServer } from '@tandem/
 import { createAgentResponseSchema } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../testing/agent-harness.js';
+import { signInAda } from '../testing/scripted-agents.js';
 import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 /**
@@ -37,10 +38,7 @@ describe('warm sandboxes past TANDEM_WARM_SANDBOXES', () => {
       },
     });
     await app.server.ready();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   afterAll(async () => {
