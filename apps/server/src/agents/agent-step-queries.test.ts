@@ -1,9 +1,9 @@
 import { testDatabaseKinds } from '@tandem/db/testing';
-import { createAgentResponseSchema } from '@tandem/shared';
 import { agents } from '@tandem/db';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until, writeScriptFile } from '../testing/agent-harness.js';
+import { createScriptedAgent, signInAda } from '../testing/scripted-agents.js';
 import { useTestApp, type TestApp, type TestUser } from '../testing/test-app.js';
 
 const scriptFile = writeScriptFile([
@@ -36,20 +36,11 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
 
   beforeAll(async () => {
     app = testApp();
-    ada = await app.signIn({
-      username: 'ada',
-      installations: [{ id: 1000, name: 'acme', role: 'admin', repos: ['acme/webapp'] }],
-    });
+    ada = await signInAda(app);
   });
 
   it('sends at most 5 statements between a tool result and the next model request', async () => {
-    const res = await app.server.inject({
-      method: 'POST',
-      url: '/api/agents/create-agent/acme/webapp',
-      headers: { authorization: `Bearer ${ada.token}` },
-      payload: { body: 'steps: run two commands', model: 'scripted' },
-    });
-    const agentId = createAgentResponseSchema.parse(res.json()).agent_id;
+    const agentId = await createScriptedAgent(app, ada, 'steps: run two commands');
     await until('the agent to finish', async () => {
       // The test's own polling read is not one of the step's statements; under load it used to land
       // between a tool result and the next model request. Drizzle logs a query synchronously when
@@ -102,11 +93,14 @@ describe.each(testDatabaseKinds())('queries per agent step on %s', (kind) => {
 
     // The run stored the model's answers itself (three, each with a tool call), so it runs their
     // tool calls without reading them back. An answer is stored by its charge's statement.
+    // Its values travel as JSON rows, one per answer recorded together (answer-record.ts).
+    const carries = (e: (typeof log)[number], value: string) =>
+      e.params.some((p) => typeof p === 'string' && p.startsWith('[{') && p.includes(JSON.stringify(value)));
     const isAnswer = (e: (typeof log)[number]) =>
       isCharge(e) &&
       /insert into "spice_messages"/i.test(e.query) &&
-      e.params.includes('assistant') &&
-      e.params.includes(agentId);
+      carries(e, 'assistant') &&
+      carries(e, agentId);
     const answered: string[][] = [];
     for (let i = 0; i < log.length; i++) {
       if (!isAnswer(log[i]!)) continue;

@@ -1,6 +1,6 @@
 import { agents, billingAccounts, creditTransactions, installations, prepared, type Db } from '@tandem/db';
 import { FREE_CREDITS_PER_INSTALLATION, LEDGER_UNITS_PER_CREDIT } from '@tandem/shared';
-import { eq, sql, type SQL, type WithSubquery } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 
 export type LedgerKind = 'agent' | 'invoice' | 'gift' | 'other';
 
@@ -113,27 +113,11 @@ export function autoFillWanted(balance: SQL): SQL {
 }
 
 /**
- * What a charge's statement may write besides (recordAnswer in runtime/answer-record.ts): more
- * columns of the agent's row, which the charge updates anyway (one statement cannot update a row
- * twice), and more data-modifying CTEs, all or nothing with the charge.
- */
-export interface ChargeExtras<Select extends Record<string, SQL> = Record<never, SQL>> {
-  agentSet?: Record<string, SQL>;
-  /** CTEs the agent's SET may read (they come first), and CTEs after the charge's own. */
-  before?: WithSubquery[];
-  ctes?: WithSubquery[];
-  /** More columns of the statement's one row. */
-  select?: Select;
-}
-
-/**
  * chargeAgentCall's statement, with placeholders named after the charge's fields (`installationId`,
- * `agentId`, `units`, `curTokens`, `description`) and any the extras use.
+ * `agentId`, `units`, `curTokens`, `description`). An answer's charge follows the same rules for
+ * many rows at once (runtime/answer-record.ts): change the two together.
  */
-export function chargeStatement<Select extends Record<string, SQL> = Record<never, SQL>>(
-  db: Db,
-  extras: ChargeExtras<Select> = {},
-) {
+function chargeStatement(db: Db) {
   const units = sql.placeholder('units');
   const installation = db.$with('charged_installation').as(
     db
@@ -162,7 +146,6 @@ export function chargeStatement<Select extends Record<string, SQL> = Record<neve
         creditsSpent: sql`${agents.creditsSpent} + ${units}`,
         spentSinceMessage: sql`${agents.spentSinceMessage} + ${units}`,
         curTokens: sql`${sql.placeholder('curTokens')}`,
-        ...extras.agentSet,
       })
       .where(eq(agents.id, sql.placeholder('agentId')))
       .returning({ spent: agents.spentSinceMessage }),
@@ -171,12 +154,11 @@ export function chargeStatement<Select extends Record<string, SQL> = Record<neve
     where ${billingAccounts.installationId} = ${sql.placeholder('installationId')}
       and ${autoFillWanted(sql`(select ${installation.balance} from ${installation})`)})`;
   return db
-    .with(...(extras.before ?? []), installation, ledger, agent, ...(extras.ctes ?? []))
+    .with(installation, ledger, agent)
     .select({
       balance: installation.balance,
       spent: sql<string | number | null>`(select ${agent.spent} from ${agent})`,
       autoFillDue,
-      ...(extras.select as Select),
     })
     .from(installation);
 }

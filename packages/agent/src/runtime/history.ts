@@ -3,7 +3,6 @@ import type { ModelMessage, ToolCallPart } from 'ai';
 import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { storableDeep } from '../sandbox/storable-text.js';
 import { nextTimestamp } from './clock.js';
-import { prefixed } from './items.js';
 import { parsedJson } from './json-column.js';
 
 export interface ResponseStats {
@@ -190,14 +189,9 @@ async function hydrateImages(db: Db, messages: ModelMessage[], limits: ImageLimi
   );
 }
 
-/**
- * The insert of one spice message, its values as placeholders named `${prefix}agentId`,
- * `${prefix}timestamp`, `${prefix}role`, `${prefix}content`, `${prefix}actionUuid` and
- * `${prefix}responseStats` (spiceValues), so that a statement writing more rows can carry it too
- * (answer-record.ts).
- */
-export function spiceInsert(db: Db, prefix = '') {
-  const p = (name: string) => sql.placeholder(`${prefix}${name}`);
+/** The insert of one spice message, its values as placeholders named after spiceValues' keys. */
+function spiceInsert(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
   return db.insert(spiceMessages).values({
     agentId: p('agentId'),
     timestamp: p('timestamp'),
@@ -215,7 +209,6 @@ export function spiceValues(
   agentId: string,
   message: ModelMessage,
   extra: { actionUuid?: string; responseStats?: ResponseStats } = {},
-  prefix = '',
 ): { timestamp: string; json: string; values: Record<string, unknown> } {
   const timestamp = nextTimestamp();
   // Tool results and model text may carry NUL or lone surrogates, which jsonb rejects.
@@ -228,7 +221,7 @@ export function spiceValues(
     actionUuid: extra.actionUuid ?? null,
     responseStats: extra.responseStats ? JSON.stringify(extra.responseStats) : null,
   };
-  return { timestamp, json, values: prefixed(values, prefix) };
+  return { timestamp, json, values };
 }
 
 export async function appendSpice(

@@ -62,7 +62,6 @@ export async function appendItem(
 export function itemValues(
   agentId: string,
   item: NewItem & { actionUuid: string },
-  prefix = '',
 ): { timestamp: string; values: Record<string, unknown> } {
   const timestamp = nextTimestamp();
   const values = {
@@ -78,21 +77,12 @@ export function itemValues(
     // The agent's times keep milliseconds, as a Date written to them does elsewhere.
     at: new Date(timestamp).toISOString(),
   };
-  return { timestamp, values: prefixed(values, prefix) };
+  return { timestamp, values };
 }
 
-/** Placeholder values under prefixed names (one statement carrying the rows of several inserts). */
-export function prefixed(values: Record<string, unknown>, prefix: string): Record<string, unknown> {
-  if (!prefix) return values;
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [`${prefix}${key}`, value]));
-}
-
-/**
- * The insert of one feed item, its values as placeholders named after itemValues' keys with
- * `prefix` (`${prefix}agentId`…), so that a statement writing more rows can carry it too.
- */
-export function itemInsert(db: Db, prefix = '') {
-  const p = (name: string) => sql.placeholder(`${prefix}${name}`);
+/** The insert of one feed item, its values as placeholders named after itemValues' keys. */
+function itemInsert(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
   return db
     .insert(conversationItems)
     .values({
@@ -108,19 +98,17 @@ export function itemInsert(db: Db, prefix = '') {
     .returning({ id: conversationItems.id });
 }
 
-/** What a new item at `${prefix}at` sets on its agent's row: the poll's timestamp and activity. */
-export function itemAgentSet(prefix = '') {
-  const at = sql`${sql.placeholder(`${prefix}at`)}::timestamptz`;
-  return { latestTimestamp: advancedLatest(at), lastActive: at };
-}
-
-/** appendItem's statement, with placeholders named after itemValues' keys. */
+/**
+ * appendItem's statement, with placeholders named after itemValues' keys: the insert, and what the
+ * new item sets on its agent's row (the poll's timestamp and activity, at its time `at`).
+ */
 function appendStatement(db: Db) {
+  const at = sql`${sql.placeholder('at')}::timestamptz`;
   const inserted = db.$with('inserted').as(itemInsert(db));
   return db
     .with(inserted)
     .update(agents)
-    .set(itemAgentSet())
+    .set({ latestTimestamp: advancedLatest(at), lastActive: at })
     .where(eq(agents.id, sql.placeholder('agentId')));
 }
 
