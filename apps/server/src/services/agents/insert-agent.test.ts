@@ -1,4 +1,4 @@
-import { agentReads, agents, conversationItems, eventImages } from '@tandem/db';
+import { agentReads, agents, conversationItems, eventImages, repositories } from '@tandem/db';
 import {
   createTestDatabase,
   seedAcmeRepository,
@@ -12,9 +12,10 @@ import { insertAgent, type NewAgent } from './insert-agent.js';
 describe.each(testDatabaseKinds())('insertAgent on %s', (kind) => {
   let database: TestDatabase;
   let spec: (body: string, extra?: Partial<NewAgent>) => NewAgent;
+  const statements: string[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
+    database = await createTestDatabase(kind, { logQuery: (query) => statements.push(query) });
     const { userId, repositoryId } = await seedAcmeRepository(database.db);
     spec = (body, extra = {}) => ({
       repositoryId,
@@ -126,5 +127,79 @@ describe.each(testDatabaseKinds())('insertAgent on %s', (kind) => {
       insertAgent(database.db, spec('Nowhere', { repositoryId: '00000000-0000-4000-8000-000000000000' })),
     ).rejects.toThrow();
     expect((await database.db.select({ id: agents.id }).from(agents)).length).toBe(before);
+  });
+
+  it('stores the agents created together in one statement, numbered per repository in order', async () => {
+    const { db } = database;
+    const [other] = await db
+      .insert(repositories)
+      .values({ githubId: 3, installationId: 7, fullName: 'acme/api' })
+      .returning({ id: repositories.id });
+    const numberOf = async (agentId: string) =>
+      (await db.select({ n: agents.number }).from(agents).where(eq(agents.id, agentId)))[0]!.n;
+    const webappBefore = Math.max(...(await db.select({ n: agents.number }).from(agents)).map((r) => r.n));
+    // Text a JSON row could get wrong: quotes, backslashes, a closing brace, non-ASCII.
+    const bodies = ['plain', 'a "quoted" \\ back}slash ]', 'ünïcødé ☃ 𝄞', 'api one', 'api two', 'last'];
+    const repositoryOf = (n: number) => (n === 3 || n === 4 ? other!.id : spec('').repositoryId);
+    statements.length = 0;
+    const created = await Promise.all(
+      bodies.map((body, n) =>
+        insertAgent(
+          db,
+          spec(body, {
+            repositoryId: repositoryOf(n),
+            baseBranch: n === 5 ? 'develop' : null,
+            firstMessage: { actionType: 'cli_request', data: { message: body, username: 'ada' } },
+          }),
+        ),
+      ),
+    );
+    // The first went at once; the five queued behind it went as one.
+    expect(statements.filter((q) => /insert into "agents"/.test(q))).toHaveLength(2);
+    expect(await Promise.all(created.map(({ agentId }) => numberOf(agentId)))).toEqual([
+      webappBefore + 1,
+      webappBefore + 2,
+      webappBefore + 3,
+      1,
+      2,
+      webappBefore + 4,
+    ]);
+    for (const [n, { agentId, eventUuid }] of created.entries()) {
+      const [agent] = await db.select().from(agents).where(eq(agents.id, agentId));
+      expect(agent).toMatchObject({
+        status: 'pending',
+        repositoryId: repositoryOf(n),
+        baseBranch: n === 5 ? 'develop' : null,
+        model: 'sonnet-4-5',
+        summarizationLimit: 150_000,
+        agentType: 'editor',
+      });
+      const items = await db.select().from(conversationItems).where(eq(conversationItems.agentId, agentId));
+      expect(items).toEqual([
+        expect.objectContaining({
+          actionUuid: eventUuid,
+          actionType: 'cli_request',
+          userId: agent!.creatorId,
+          data: { message: bodies[n], username: 'ada' },
+        }),
+      ]);
+      expect(new Date(items[0]!.timestamp).getTime()).toBe(agent!.latestTimestamp!.getTime());
+      const reads = await db.select().from(agentReads).where(eq(agentReads.agentId, agentId));
+      expect(reads).toEqual([expect.objectContaining({ userId: agent!.creatorId })]);
+    }
+  });
+
+  it('fails only the create that cannot be stored among those created together', async () => {
+    const { db } = database;
+    const count = async () => (await db.select({ id: agents.id }).from(agents)).length;
+    const before = await count();
+    const results = await Promise.allSettled([
+      insertAgent(db, spec('One')),
+      insertAgent(db, spec('Two')),
+      insertAgent(db, spec('Nowhere', { repositoryId: '00000000-0000-4000-8000-000000000000' })),
+      insertAgent(db, spec('Three')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(await count()).toBe(before + 3);
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   agentReads,
   agents,
+  coalesced,
   conversationItems,
   eventImages,
   prepared,
@@ -37,95 +38,115 @@ export interface NewAgent {
  * without its message: one statement, all or nothing.
  *
  * The number comes from the repository's counter, bumped by an UPDATE in a data-modifying CTE of
- * the same statement. On Postgres that UPDATE's row lock orders creates that run at once, and a
- * create that waited re-reads the counter its predecessor left. No transaction: on the embedded
- * database a transaction holds every other query off for its round trips (issue 15: 100 agents
- * created at once). The counter never goes below the highest number stored, should an agent have
- * been written another way.
+ * the same statement (createStatement). On Postgres that UPDATE's row lock orders creates that
+ * run at once, and a create that waited re-reads the counter its predecessor left. No
+ * transaction: on the embedded database a transaction holds every other query off for its round
+ * trips (issue 15: 100 agents created at once). The counter never goes below the highest number
+ * stored, should an agent have been written another way. `db` is the database, not a
+ * transaction (creates that arrive together share a statement: insertAgents).
  */
 export async function insertAgent(db: Db, spec: NewAgent): Promise<{ agentId: string; eventUuid: string }> {
   const eventUuid = randomUUID();
   // Chosen here so that the rows referring to the agent can be written in the same statement.
   const agentId = randomUUID();
-  const now = new Date();
-  const values: Record<Value, unknown> = {
+  const row: NewAgentRow = {
     agentId,
-    eventUuid,
-    now,
-    timestamp: now.toISOString(),
-    repositoryId: spec.repositoryId,
-    installationId: spec.installationId,
-    creatorId: spec.creatorId,
-    actionType: spec.firstMessage.actionType,
-    data: spec.firstMessage.data,
-    model: spec.model.key,
-    reviewModel: spec.reviewModel,
-    summarizationLimit: spec.model.defaultLimit,
-    agentType: spec.agentType ?? 'editor',
-    supervisorId: spec.supervisorId ?? null,
-    baseBranch: spec.baseBranch ?? null,
-    purpose: spec.purpose ?? null,
-    branch: spec.branch ?? null,
+    json: JSON.stringify({
+      agent_id: agentId,
+      event_uuid: eventUuid,
+      at: new Date().toISOString(),
+      repository_id: spec.repositoryId,
+      installation_id: spec.installationId,
+      creator_id: spec.creatorId,
+      action_type: spec.firstMessage.actionType,
+      data: spec.firstMessage.data,
+      model: spec.model.key,
+      review_model: spec.reviewModel,
+      summarization_limit: spec.model.defaultLimit,
+      agent_type: spec.agentType ?? 'editor',
+      supervisor_id: spec.supervisorId ?? null,
+      base_branch: spec.baseBranch ?? null,
+      purpose: spec.purpose ?? null,
+      branch: spec.branch ?? null,
+    }),
   };
   const images = spec.firstMessage.images ?? [];
-  // Built once (prepared.ts); a first message with images, rarer, is built with its image rows.
-  if (!images.length)
-    await prepared(db, 'insert_agent', (d, name) => insertStatement(d, []).prepare(name)).execute(values);
-  else await insertStatement(db, imageRows(agentId, eventUuid, images)).execute(values);
+  if (images.length) {
+    // A first message with images, rarer, goes alone, its image rows in the statement.
+    const [created] = await createStatement(db, imageRows(agentId, eventUuid, images)).execute({
+      rows: rowsJson([row]),
+    });
+    if (!created) throw new Error('The agent was not stored');
+    return { agentId, eventUuid };
+  }
+  let create = creators.get(db);
+  if (!create) {
+    create = coalesced((rows: NewAgentRow[]) => insertAgents(db, rows), { maxKeys: 100 });
+    creators.set(db, create);
+  }
+  if (!(await create(row))) throw new Error('The agent was not stored');
   return { agentId, eventUuid };
 }
 
-type Value =
-  | 'agentId'
-  | 'eventUuid'
-  | 'now'
-  | 'timestamp'
-  | 'repositoryId'
-  | 'installationId'
-  | 'creatorId'
-  | 'actionType'
-  | 'data'
-  | 'model'
-  | 'reviewModel'
-  | 'summarizationLimit'
-  | 'agentType'
-  | 'supervisorId'
-  | 'baseBranch'
-  | 'purpose'
-  | 'branch';
+/** A new agent as a row of the create's JSON array. */
+interface NewAgentRow {
+  agentId: string;
+  /** The row's JSON object (createStatement's columns but `ord`). */
+  json: string;
+}
 
-const v = (name: Value) => sql.placeholder(name);
+const creators = new WeakMap<Db, (row: NewAgentRow) => Promise<true | undefined>>();
 
-/** The create, with placeholders for every value but the image rows. */
-function insertStatement(db: Db, imageValues: ReturnType<typeof imageRows>) {
-  const numbered = db.$with('numbered').as(
-    db
-      .update(repositories)
-      .set({
-        lastAgentNumber: sql`greatest(${repositories.lastAgentNumber}, (select coalesce(max(${agents.number}), 0) from ${agents} where ${agents.repositoryId} = ${v('repositoryId')})) + 1`,
-      })
-      .where(eq(repositories.id, v('repositoryId')))
-      .returning({ number: repositories.lastAgentNumber }),
+/** The rows as the statement's JSON array, each with its place (`ord`) in it. */
+const rowsJson = (rows: NewAgentRow[]) =>
+  `[${rows.map((row, i) => `{"ord":${i},${row.json.slice(1)}`).join(',')}]`;
+
+/**
+ * The creates that arrive together, as one statement (coalesced.ts): a hundred agents created at
+ * once were a hundred statements of four inserts and an update each, queued on the embedded
+ * database's one thread before any of their runs could start (issue 15; docs/decisions.md
+ * "Agents created together stored as one").
+ */
+async function insertAgents(db: Db, rows: NewAgentRow[]): Promise<Map<NewAgentRow, true>> {
+  const created = await prepared(db, 'insert_agents', (d, name) =>
+    createStatement(d, []).prepare(name),
+  ).execute({ rows: rowsJson(rows) });
+  const ids = new Set(created.map((row) => row.id));
+  return new Map(rows.filter((row) => ids.has(row.agentId)).map((row) => [row, true]));
+}
+
+/**
+ * The create of the agents in the JSON array `rows`. Each repository's counter goes up once by
+ * its new agents' count (a statement updates a row once), and they take its numbers in the
+ * array's order.
+ */
+function createStatement(db: Db, imageValues: ReturnType<typeof imageRows>) {
+  const rows = db.$with('new_agents', { ord: sql<number>`ord` }).as(
+    sql`select * from json_to_recordset(${sql.placeholder('rows')}::json) as r(
+      ord integer, agent_id uuid, event_uuid uuid, at timestamptz, repository_id uuid,
+      installation_id bigint, creator_id uuid, action_type text, data jsonb, model text,
+      review_model text, summarization_limit integer, agent_type text, supervisor_id uuid,
+      base_branch text, purpose text, branch text)`,
   );
-  const message = db.$with('first_message').as(
-    db
-      .insert(conversationItems)
-      .values({
-        agentId: v('agentId'),
-        timestamp: v('timestamp'),
-        itemType: 'message',
-        actionUuid: v('eventUuid'),
-        actionType: v('actionType'),
-        userId: v('creatorId'),
-        data: v('data'),
-      })
-      .returning({ id: conversationItems.id }),
+  const counts = db
+    .$with('new_counts', { n: sql<number>`n` })
+    .as(sql`select repository_id, count(*)::int as n from new_agents group by repository_id`);
+  // Never below the highest number stored, should an agent have been written another way.
+  const numbered = db.$with('numbered', { last: sql<number>`last` }).as(
+    sql`update ${repositories} set last_agent_number = greatest(${repositories.lastAgentNumber},
+        (select coalesce(max(${agents.number}), 0) from ${agents}
+          where ${agents.repositoryId} = ${repositories.id})) + c.n
+      from new_counts c where ${repositories.id} = c.repository_id
+      returning ${repositories.id} as id, ${repositories.lastAgentNumber} as last, c.n`,
   );
-  const read = db.$with('creator_read').as(
-    db
-      .insert(agentReads)
-      .values({ agentId: v('agentId'), userId: v('creatorId'), readAt: v('now') })
-      .returning({ agentId: agentReads.agentId }),
+  const messages = db.$with('first_messages', { id: sql<string>`id` }).as(
+    sql`insert into ${conversationItems} (agent_id, "timestamp", item_type, action_uuid, action_type, user_id, data)
+      select agent_id, at, 'message', event_uuid, action_type, creator_id, data from new_agents
+      returning id`,
+  );
+  const reads = db.$with('creator_reads', { agentId: sql<string>`agent_id` }).as(
+    sql`insert into ${agentReads} (agent_id, user_id, read_at)
+      select agent_id, creator_id, at from new_agents returning agent_id`,
   );
   const withImages = imageValues.length
     ? [
@@ -134,26 +155,21 @@ function insertStatement(db: Db, imageValues: ReturnType<typeof imageRows>) {
           .as(db.insert(eventImages).values(imageValues).returning({ n: eventImages.n })),
       ]
     : [];
+  // No repository row: no number, and the NOT NULL refuses the whole statement.
+  const inserted = db.$with('new_agent_ids', { id: sql<string>`id` }).as(
+    sql`insert into ${agents} (id, number, status, repository_id, installation_id, creator_id, model,
+        review_model, summarization_limit, agent_type, supervisor_id, base_branch, purpose, branch,
+        latest_timestamp, last_active)
+      select r.agent_id,
+        n.last - n.n + row_number() over (partition by r.repository_id order by r.ord),
+        'pending', r.repository_id, r.installation_id, r.creator_id, r.model, r.review_model,
+        r.summarization_limit, r.agent_type, r.supervisor_id, r.base_branch, r.purpose, r.branch,
+        r.at, r.at
+      from new_agents r left join numbered n on n.id = r.repository_id
+      returning id`,
+  );
   return db
-    .with(numbered, message, read, ...withImages)
-    .insert(agents)
-    .values({
-      id: v('agentId'),
-      // No repository row: no number, and the NOT NULL refuses the whole statement.
-      number: sql`(select ${numbered.number} from ${numbered})`,
-      status: 'pending',
-      repositoryId: v('repositoryId'),
-      installationId: v('installationId'),
-      creatorId: v('creatorId'),
-      model: v('model'),
-      reviewModel: v('reviewModel'),
-      summarizationLimit: v('summarizationLimit'),
-      agentType: v('agentType'),
-      supervisorId: v('supervisorId'),
-      baseBranch: v('baseBranch'),
-      purpose: v('purpose'),
-      branch: v('branch'),
-      latestTimestamp: v('now'),
-      lastActive: v('now'),
-    });
+    .with(rows, counts, numbered, messages, reads, ...withImages, inserted)
+    .select({ id: sql<string>`id` })
+    .from(sql`new_agent_ids`);
 }
