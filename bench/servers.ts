@@ -1,4 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { serverEnvAdditions } from '../scripts/server-env.mjs';
@@ -36,7 +37,12 @@ export async function startTarget(
     env: { ...AS_NPM_START, ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const stop = undoOnInterrupt(() => stopChild(child, 5000));
+  // Its data directory, known once it is ready: removed here after it exited (TargetInfo.dataDir).
+  const owned: { dataDir?: string } = {};
+  const stop = undoOnInterrupt(async () => {
+    await stopChild(child, 5000);
+    if (owned.dataDir) rmSync(owned.dataDir, { recursive: true, force: true });
+  });
   const ready = new Promise<TargetInfo>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} did not start within 120 s`)), 120_000);
     child.once('message', (message) => {
@@ -53,6 +59,7 @@ export async function startTarget(
     await stop();
     throw error;
   });
+  owned.dataDir = info.dataDir;
   return {
     ...info,
     ask: (message) => {

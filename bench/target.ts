@@ -18,6 +18,12 @@ export interface TargetInfo {
   token?: string;
   agentId?: string;
   pid: number;
+  /**
+   * The target's data directory. The bench removes it once the target has exited: a target that
+   * outlives its grace is killed, and its own exit handler never runs (each agents run left one
+   * behind, 0.4-24 GB of workspaces).
+   */
+  dataDir?: string;
 }
 
 /** A static page with one paragraph: the first-contentful-paint baseline. */
@@ -110,7 +116,7 @@ async function tandem(): Promise<TargetInfo> {
     })),
   );
   const { token } = await running.app.sessions.create(user!.id);
-  return { url: running.url.replace('localhost', '127.0.0.1'), token, agentId, pid: process.pid };
+  return { url: running.url.replace('localhost', '127.0.0.1'), token, agentId, pid: process.pid, dataDir };
 }
 
 const kind = process.argv[2];

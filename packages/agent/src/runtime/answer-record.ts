@@ -64,8 +64,8 @@ interface AnswerResult {
  * Answers that arrive together go as one statement (coalesced.ts): a hundred agents given a model
  * that answers in a second get their answers within milliseconds of each other, and one statement
  * each queued on the embedded database's one thread for a tenth of a second (issue 15;
- * docs/decisions.md "Answers that arrive together recorded as one"). `db` is the database, not a
- * transaction.
+ * docs/decisions.md "Answers and creations of agents that arrive together recorded as one").
+ * `db` is the database, not a transaction.
  */
 export async function recordAnswer(db: Db, answer: AnswerRecord): Promise<RecordedAnswer> {
   const { charge } = answer;

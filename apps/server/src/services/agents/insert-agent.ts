@@ -105,7 +105,7 @@ const rowsJson = (rows: NewAgentRow[]) =>
  * The creates that arrive together, as one statement (coalesced.ts): a hundred agents created at
  * once were a hundred statements of four inserts and an update each, queued on the embedded
  * database's one thread before any of their runs could start (issue 15; docs/decisions.md
- * "Agents created together stored as one").
+ * "Answers and creations of agents that arrive together recorded as one").
  */
 async function insertAgents(db: Db, rows: NewAgentRow[]): Promise<Map<NewAgentRow, true>> {
   const created = await prepared(db, 'insert_agents', (d, name) =>
