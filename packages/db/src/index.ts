@@ -5,3 +5,4 @@ export * from './schema/index.js';
 export * from './prepared.js';
 export * from './latest-timestamp.js';
 export * from './coalesced.js';
+export * from './json-rows.js';

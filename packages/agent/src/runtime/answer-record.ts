@@ -6,6 +6,7 @@ import {
   conversationItems,
   creditTransactions,
   installations,
+  orderedJsonRows,
   prepared,
   spiceMessages,
   type Db,
@@ -124,7 +125,7 @@ async function recordAnswers(db: Db, rows: AnswerRow[]): Promise<Map<AnswerRow, 
   // one run never makes) would throw here, and coalesced() then records each alone.
   if (new Set(rows.map((row) => row.agentId)).size < rows.length)
     throw new Error('Two answers of one agent in one statement');
-  const payload = `[${rows.map((row, i) => `{"ord":${i},${row.json.slice(1)}`).join(',')}]`;
+  const payload = orderedJsonRows(rows.map((row) => row.json));
   const statement = prepared(db, 'record_answers', (d, name) => answerStatement(d).prepare(name));
   const results = await statement.execute({ rows: payload });
   return new Map(results.map(({ ord, ...result }) => [rows[Number(ord)]!, result]));

@@ -6,6 +6,7 @@ import {
   coalesced,
   conversationItems,
   eventImages,
+  orderedJsonRows,
   prepared,
   repositories,
   type Db,
@@ -74,7 +75,7 @@ export async function insertAgent(db: Db, spec: NewAgent): Promise<{ agentId: st
   if (images.length) {
     // A first message with images, rarer, goes alone, its image rows in the statement.
     const [created] = await createStatement(db, imageRows(agentId, eventUuid, images)).execute({
-      rows: rowsJson([row]),
+      rows: orderedJsonRows([row.json]),
     });
     if (!created) throw new Error('The agent was not stored');
     return { agentId, eventUuid };
@@ -97,10 +98,6 @@ interface NewAgentRow {
 
 const creators = new WeakMap<Db, (row: NewAgentRow) => Promise<true | undefined>>();
 
-/** The rows as the statement's JSON array, each with its place (`ord`) in it. */
-const rowsJson = (rows: NewAgentRow[]) =>
-  `[${rows.map((row, i) => `{"ord":${i},${row.json.slice(1)}`).join(',')}]`;
-
 /**
  * The creates that arrive together, as one statement (coalesced.ts): a hundred agents created at
  * once were a hundred statements of four inserts and an update each, queued on the embedded
@@ -110,7 +107,7 @@ const rowsJson = (rows: NewAgentRow[]) =>
 async function insertAgents(db: Db, rows: NewAgentRow[]): Promise<Map<NewAgentRow, true>> {
   const created = await prepared(db, 'insert_agents', (d, name) =>
     createStatement(d, []).prepare(name),
-  ).execute({ rows: rowsJson(rows) });
+  ).execute({ rows: orderedJsonRows(rows.map((row) => row.json)) });
   const ids = new Set(created.map((row) => row.id));
   return new Map(rows.filter((row) => ids.has(row.agentId)).map((row) => [row, true]));
 }
