@@ -8,6 +8,7 @@ import {
   ADD_SUBTRACT_EDIT,
   freePort,
   killProcessGroup,
+  processTmpDir,
   SLOW_ONCE,
   startTandemProcess,
   tempDir,
@@ -148,6 +149,12 @@ describe('a run killed mid-way', () => {
     expect(childNices(first.child.pid!, 'launcher-child')).toEqual([Math.min(19, getPriority() + 19)]);
     expect(getPriority(first.child.pid!)).toBe(getPriority());
     await killProcessGroup(first.child, 'SIGKILL');
+    // What the killed process made under its TMPDIR (its isolated agent's network directory) is
+    // left there, in the test's own directory, not in the system's /tmp.
+    if (spawnSync('bwrap', ['--version']).status === 0) {
+      const leftBehind = readdirSync(processTmpDir({ TANDEM_DATA_DIR: dataDir })!);
+      expect(leftBehind.some((name) => name.startsWith('tandem-net-'))).toBe(true);
+    }
 
     await startServer();
     const items = await until('the resumed run to finish', async () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,17 @@ export interface TandemProcess {
 }
 
 /**
+ * The temporary directory a started process gets (TMPDIR): `tmp` in its data directory, which the
+ * test removes. A process these tests kill with SIGKILL cannot remove what it made under
+ * os.tmpdir() (its agents' network directories, the local CI's job checkout of a pushed commit),
+ * and in the system's /tmp those outlived every CI run.
+ */
+export function processTmpDir(env: Record<string, string>): string | undefined {
+  if (env.TMPDIR) return env.TMPDIR;
+  return env.TANDEM_DATA_DIR ? join(env.TANDEM_DATA_DIR, 'tmp') : undefined;
+}
+
+/**
  * Starts the built server (`serve` or `worker`) in its own process group, so a SIGKILL also takes
  * the sandbox's commands with it, and waits until `ready` says so; fails with its output if it exits.
  */
@@ -102,10 +113,12 @@ export async function startTandemProcess(
 ): Promise<TandemProcess> {
   if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first (npx tsc -b)`);
   let output = '';
+  const tmp = processTmpDir(env);
+  if (tmp) mkdirSync(tmp, { recursive: true });
   const child = spawn(process.execPath, [serverMain, command], {
     cwd: root,
     detached: true,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, ...(tmp ? { TMPDIR: tmp } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
