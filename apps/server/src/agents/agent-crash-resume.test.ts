@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
+import { detectSandbox } from '@tandem/agent';
 import { conversationResponseSchema, createAgentResponseSchema, type ConversationItem } from '@tandem/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -151,7 +152,7 @@ describe('a run killed mid-way', () => {
     await killProcessGroup(first.child, 'SIGKILL');
     // What the killed process made under its TMPDIR (its isolated agent's network directory) is
     // left there, in the test's own directory, not in the system's /tmp.
-    if (spawnSync('bwrap', ['--version']).status === 0) {
+    if ((await detectSandbox()).kind === 'bubblewrap') {
       const leftBehind = readdirSync(processTmpDir({ TANDEM_DATA_DIR: dataDir })!);
       expect(leftBehind.some((name) => name.startsWith('tandem-net-'))).toBe(true);
     }
