@@ -26,6 +26,20 @@ period=10000
 quota="$(awk -v c="$cores" -v p="$period" 'BEGIN { printf "%d", c * p }')"
 name="tandem-bench-$$"
 
+# The group is removed once the command and everything it started have ended (or a quota the kernel
+# refuses ended the script); rmdir fails while a process is still in it, which then says so rather
+# than leaving it silently.
+group=""
+remove_group() {
+  [ -n "$group" ] && [ -d "$group" ] || return 0
+  for _ in $(seq 1 50); do
+    rmdir "$group" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  echo "bench/on-fewer-cores.sh: $group still holds processes: $(cat "$group/cgroup.procs" | tr '\n' ' ')" >&2
+}
+trap remove_group EXIT
+
 if [ -w /sys/fs/cgroup/cpu ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
   group="/sys/fs/cgroup/cpu/$name"
   mkdir "$group"
@@ -39,17 +53,6 @@ else
   echo "bench/on-fewer-cores.sh: no writable CPU cgroup controller here (needs root, cgroup v1 cpu or v2 cpu.max)" >&2
   exit 1
 fi
-
-# The group is removed once the command and everything it started have ended; rmdir fails while a
-# process is still in it, which then says so rather than leaving it silently.
-remove_group() {
-  for _ in $(seq 1 50); do
-    rmdir "$group" 2>/dev/null && return 0
-    sleep 0.2
-  done
-  echo "bench/on-fewer-cores.sh: $group still holds processes: $(cat "$group/cgroup.procs" | tr '\n' ' ')" >&2
-}
-trap remove_group EXIT
 
 echo "on ${cores} cores' CPU time (${quota} µs per ${period} µs, $group): $*" >&2
 # A child shell joins the group and then becomes the command, so this script stays outside it.
