@@ -85,8 +85,8 @@ describe('npm start', () => {
       expect(await listening(port)).toBe(true);
       const server = serverPid(npm.pid!);
       expect(server).toBeDefined();
-      // Two malloc arenas keep the idle server's memory down (docs/decisions.md).
-      expect(environmentOf(server!).MALLOC_ARENA_MAX).toBe('2');
+      // One malloc arena keeps the idle server's memory down (docs/decisions.md "One malloc arena").
+      expect(environmentOf(server!).MALLOC_ARENA_MAX).toBe('1');
       // V8's four pool threads run 10 nice steps below the rest (docs/decisions.md "V8's helper
       // threads at a lower priority"); the event loop is not among them.
       const threads = threadsOf(server!);
