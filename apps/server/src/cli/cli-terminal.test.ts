@@ -1,5 +1,4 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createAgentResponseSchema } from '@tandem/shared';
@@ -44,9 +43,10 @@ describe.skipIf(!hasTmux)('tandem view --follow in tmux', () => {
     agents: { models: { scriptedModelFile: scriptFile } },
   });
   const home = tempDir('tandem-cli-tty-');
-  // Our own tmux server (-L): the test never touches anyone's sessions.
-  const socket = `tandem-cli-test-${process.pid}`;
-  const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  // Our own tmux server on a socket in the test's directory (-S): the test never touches anyone's
+  // sessions, and leaves no `tmux-<uid>` directory in the system's temp directory as -L did.
+  const socket = join(home, 'tmux.sock');
+  const tmux = (...args: string[]) => run('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   let app: TestApp;
   let ada: TestUser;
   let url: string;
@@ -59,11 +59,9 @@ describe.skipIf(!hasTmux)('tandem view --follow in tmux', () => {
     });
     url = await listen(app);
   });
+  // Runs before `home` is removed (after-hooks run in reverse order), while the socket still exists.
   afterAll(async () => {
     await tmux('kill-server').catch(() => undefined);
-    // tmux leaves its socket file behind.
-    const dir = join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`);
-    rmSync(join(dir, socket), { force: true });
   });
 
   it(
